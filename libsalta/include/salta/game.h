@@ -1,0 +1,51 @@
+// Playing moves from text, and how a game stands: in play or over, why, and
+// who won where that needs no counting.
+#pragma once
+
+#include <optional>
+#include <string>
+#include "absl/strings/string_view.h"
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "salta/position.h"
+#include "salta/variant.h"
+
+namespace salta {
+
+// The variant named by a preset, KEY=VALUE overrides and a geometry; the
+// error says which option or value is wrong and lists the valid ones.
+absl::StatusOr<const Variant*> MakeVariant(absl::string_view preset,
+                                           const std::vector<std::string>& overrides, int size,
+                                           int rows);
+
+// Plays moves written in notation, separated by spaces (move numbers such as
+// "12." are skipped). The first illegal one stops it with an error naming the
+// move, its ply in the game (pos.ply() + 1), its move number, the side, its
+// place in the list and why. pos is left after the last legal move.
+absl::Status PlayMoves(Position& pos, absl::string_view moves);
+
+enum class EndReason {
+  kNone,        // in play
+  kGoal,        // a side completed its goal and no extra move follows
+  kExtraMove,   // White completed and Black's extra move is over (or it had none)
+  kMoveLimit,   // the move limit was reached
+  kBlocked,     // block=lose: the side to move has no legal move and loses
+};
+absl::string_view EndReasonName(EndReason r);  // "goal", "extra-move", ...
+
+enum class Outcome { kNone, kWhiteWins, kBlackWins, kDraw, kUndecided };
+
+struct GameStatus {
+  EndReason reason = EndReason::kNone;
+  // kUndecided: over by the move limit with limit-scoring=moves, where the
+  // outcome needs both sides' counts (see finish.h).
+  Outcome outcome = Outcome::kNone;
+  bool over() const { return reason != EndReason::kNone; }
+};
+GameStatus StatusOf(const Position& pos);
+
+// The number of pieces of s on their targets.
+int PiecesHome(const Position& pos, Side s);
+
+}  // namespace salta

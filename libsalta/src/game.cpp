@@ -1,0 +1,83 @@
+#include "salta/game.h"
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "salta/legality.h"
+#include "salta/movegen.h"
+#include "salta/notation.h"
+
+namespace salta {
+
+absl::StatusOr<const Variant*> MakeVariant(absl::string_view preset,
+                                           const std::vector<std::string>& overrides, int size,
+                                           int rows) {
+  absl::StatusOr<Rules> rules = Rules::Preset(preset);
+  if (!rules.ok()) return rules.status();
+  for (const std::string& o : overrides)
+    if (absl::Status s = rules->SetFromString(o); !s.ok()) return s;
+  absl::StatusOr<Geometry> geometry = Geometry::Make(size, rows);
+  if (!geometry.ok()) return geometry.status();
+  return Variant::Get(*geometry, *rules);
+}
+
+absl::Status PlayMoves(Position& pos, absl::string_view moves) {
+  int played = 0;
+  for (absl::string_view word : absl::StrSplit(moves, absl::ByAnyChar(" \t\r\n"),
+                                               absl::SkipWhitespace())) {
+    // Move numbers: "12." or "12..." (Black to move).
+    if (absl::ascii_isdigit(word[0]) && word.back() == '.') continue;
+    ++played;
+    const Side side = pos.side_to_move();
+    absl::StatusOr<Move> move = ParseMove(pos, word);
+    if (!move.ok())
+      return absl::InvalidArgumentError(
+          absl::StrCat("illegal move \"", word, "\" at ply ", pos.ply() + 1, " (move ",
+                       pos.ply() / 2 + 1, ", ", SideName(side), "; the ", played,
+                       played == 1 ? "st" : played == 2 ? "nd" : played == 3 ? "rd" : "th",
+                       " move given): ", move.status().message()));
+    pos.Make(*move);
+  }
+  return absl::OkStatus();
+}
+
+absl::string_view EndReasonName(EndReason r) {
+  switch (r) {
+    case EndReason::kNone: return "none";
+    case EndReason::kGoal: return "goal";
+    case EndReason::kExtraMove: return "extra-move";
+    case EndReason::kMoveLimit: return "move-limit";
+    case EndReason::kBlocked: return "blocked";
+  }
+  return "none";
+}
+
+int PiecesHome(const Position& pos, Side s) {
+  int home = 0;
+  for (PieceId p = int(s) * kPiecesPerSide; p < (int(s) + 1) * kPiecesPerSide; ++p)
+    home += pos.square_of(p) != kNoSquare && pos.square_of(p) == pos.variant().target(p);
+  return home;
+}
+
+GameStatus StatusOf(const Position& pos) {
+  const Rules& rules = pos.variant().rules();
+  const bool white = pos.Completed(Side::kWhite), black = pos.Completed(Side::kBlack);
+  if (pos.phase() == Phase::kOver) {
+    if (white && black) return {EndReason::kExtraMove, Outcome::kDraw};
+    if (black) return {EndReason::kGoal, Outcome::kBlackWins};
+    if (white)
+      return {rules.extra_move ? EndReason::kExtraMove : EndReason::kGoal, Outcome::kWhiteWins};
+    if (rules.limit_scoring == LimitScoring::kPieces) {
+      const int w = PiecesHome(pos, Side::kWhite), b = PiecesHome(pos, Side::kBlack);
+      return {EndReason::kMoveLimit,
+              w > b ? Outcome::kWhiteWins : w < b ? Outcome::kBlackWins : Outcome::kDraw};
+    }
+    return {EndReason::kMoveLimit, Outcome::kUndecided};
+  }
+  if (rules.block == Block::kLose && CountLegal(pos) == 0)
+    return {EndReason::kBlocked,
+            pos.side_to_move() == Side::kWhite ? Outcome::kBlackWins : Outcome::kWhiteWins};
+  return {};
+}
+
+}  // namespace salta
