@@ -16,13 +16,6 @@ Sides SidesOf(const Variant& v, Bitboard own, Bitboard opp) {
   return {own, opp, empty, jumpable};
 }
 
-Bitboard StepTargets(const Variant& v, Side s, Bitboard own, Bitboard empty) {
-  const Geometry& g = v.geometry();
-  Bitboard t = 0;
-  for (int i = 0; i < v.num_step_dirs(); ++i) t |= g.shift(own, v.step_dirs(s)[i]) & empty;
-  return t;
-}
-
 bool Mobile(const Variant& v, Side s, const Sides& b) {
   const Geometry& g = v.geometry();
   for (int i = 0; i < v.num_step_dirs(); ++i)
@@ -34,12 +27,35 @@ bool Mobile(const Variant& v, Side s, const Sides& b) {
   return false;
 }
 
+// The four one-step shifts of a set, computed once.
+struct Neighbors {
+  Bitboard ul, ur, dl, dr;
+};
+
+Neighbors NeighborsOf(const Geometry& g, Bitboard b) {
+  return {g.shift<kUpLeft>(b), g.shift<kUpRight>(b), g.shift<kDownLeft>(b),
+          g.shift<kDownRight>(b)};
+}
+
+// Squares side s could step to: the union over its step directions.
+Bitboard StepTargetsFast(const Variant& v, Side s, const Neighbors& n) {
+  if (v.rules().steps == Steps::kAny) return n.ul | n.ur | n.dl | n.dr;
+  return s == Side::kWhite ? n.ul | n.ur : n.dl | n.dr;
+}
+
 // Counts M without listing it: (steps, jumps).
 std::pair<int, int> CountRaw(const Variant& v, Side s, const Sides& b) {
   const Geometry& g = v.geometry();
-  int steps = 0, jumps = 0;
-  for (int i = 0; i < v.num_step_dirs(); ++i)
-    steps += PopCount(g.shift(b.own, v.step_dirs(s)[i]) & b.empty);
+  const Neighbors n = NeighborsOf(g, b.own);
+  const Bitboard e = b.empty;
+  const bool white = s == Side::kWhite;
+  int steps;
+  if (v.rules().steps == Steps::kAny)
+    steps = PopCount(n.ul & e) + PopCount(n.ur & e) + PopCount(n.dl & e) + PopCount(n.dr & e);
+  else
+    steps = white ? PopCount(n.ul & e) + PopCount(n.ur & e)
+                  : PopCount(n.dl & e) + PopCount(n.dr & e);
+  int jumps = 0;
   if (v.rules().chain) {
     const Bitboard occupied = b.own | b.opp;
     for (Bitboard pieces = b.own; pieces;) {
@@ -49,10 +65,13 @@ std::pair<int, int> CountRaw(const Variant& v, Side s, const Sides& b) {
     }
     return {steps, jumps};
   }
-  for (int i = 0; i < v.num_jump_dirs(); ++i) {
-    const Direction d = v.jump_dirs(s)[i];
-    jumps += PopCount(g.shift(g.shift(b.own, d) & b.jumpable, d) & b.empty);
-  }
+  const Bitboard j = b.jumpable;
+  const bool any_dir = v.rules().jump_dir == JumpDir::kAny;
+  if (white || any_dir)
+    jumps += PopCount(g.shift<kUpLeft>(n.ul & j) & e) + PopCount(g.shift<kUpRight>(n.ur & j) & e);
+  if (!white || any_dir)
+    jumps += PopCount(g.shift<kDownLeft>(n.dl & j) & e) +
+             PopCount(g.shift<kDownRight>(n.dr & j) & e);
   return {steps, jumps};
 }
 
@@ -91,7 +110,9 @@ bool FilterApplies(const Position& pos, const Sides& b) {
   if (v.rules().block != Block::kForbid || pos.phase() == Phase::kExtraMove) return false;
   // The move that reaches the move limit ends the game whatever follows.
   if (v.limit_ply() > 0 && pos.ply() + 1 >= v.limit_ply()) return false;
-  const Bitboard t = StepTargets(v, Opponent(pos.side_to_move()), b.opp, b.empty);
+  const Bitboard t =
+      StepTargetsFast(v, Opponent(pos.side_to_move()), NeighborsOf(v.geometry(), b.opp)) &
+      b.empty;
   return (t & (t - 1)) == 0;
 }
 
@@ -194,6 +215,161 @@ void GenerateLegal(const Position& pos, MoveList& moves) {
   }
   if (FilterApplies(pos, b)) FilterBlocking(pos, b, moves);
   KeepJumpsIfMandatory(v, moves);
+}
+
+int CountLegalAfter(const Position& pos, Move m) {
+  const Variant& v = pos.variant();
+  const Side s = pos.side_to_move();
+  const Bitboard moved = m.is_pass() ? 0 : SquareBit(m.from) | SquareBit(m.to);
+  const Bitboard own_after = pos.pieces(s) ^ moved;
+  const int limit = v.limit_ply();
+  // The child is an ordinary position in play unless the move may end the
+  // game (a completed goal, the move limit) or starts or ends the extra move.
+  const bool ordinary = pos.phase() == Phase::kPlay && own_after != pos.targets(s) &&
+                        (limit == 0 || pos.ply() + 1 < limit);
+  if (ordinary) {
+    const Side next = Opponent(s);
+    const Sides b = SidesOf(v, pos.pieces(next), own_after);
+    const bool may_filter = v.rules().block == Block::kForbid &&
+                            (limit == 0 || pos.ply() + 2 < limit);
+    bool filter = false;
+    if (may_filter) {
+      const Bitboard t = StepTargetsFast(v, s, NeighborsOf(v.geometry(), own_after)) & b.empty;
+      filter = (t & (t - 1)) == 0;
+    }
+    if (!filter) {
+      const auto [steps, jumps] = CountRaw(v, next, b);
+      if (steps + jumps == 0) return v.rules().block != Block::kLose;
+      return v.rules().mandatory_jumps && jumps > 0 ? jumps : steps + jumps;
+    }
+  }
+  Position child = pos;
+  child.Make(m);
+  return CountLegal(child);
+}
+
+namespace {
+
+// CountLegal of the child after the move changing `moved`, where the child is
+// an ordinary position in play that the block filter cannot touch; -1 when
+// the filter might apply there and the caller must take the slow path.
+struct TwoPlyNode {
+  const Variant& v;
+  const Geometry& g;
+  Side mover;
+  Bitboard own, opp, empty;
+  Neighbors opp_n;  // the opponent's neighbours, the same in every child
+  bool check_filter;
+  bool mover_steps_any;
+
+  int Child(Bitboard moved) const {
+    const Bitboard e = empty ^ moved;
+    const Bitboard own_after = own ^ moved;
+    if (check_filter) {
+      const Neighbors n = NeighborsOf(g, own_after);
+      Bitboard t = mover_steps_any ? n.ul | n.ur | n.dl | n.dr
+                   : mover == Side::kWhite ? n.ul | n.ur
+                                           : n.dl | n.dr;
+      t &= e;
+      if ((t & (t - 1)) == 0) return -1;
+    }
+    const Rules& r = v.rules();
+    const bool white = mover == Side::kBlack;  // the child's side to move
+    int steps;
+    if (r.steps == Steps::kAny)
+      steps = PopCount(opp_n.ul & e) + PopCount(opp_n.ur & e) + PopCount(opp_n.dl & e) +
+              PopCount(opp_n.dr & e);
+    else
+      steps = white ? PopCount(opp_n.ul & e) + PopCount(opp_n.ur & e)
+                    : PopCount(opp_n.dl & e) + PopCount(opp_n.dr & e);
+    const Bitboard j = r.jump_over == JumpOver::kAny ? own_after | opp : own_after;
+    const bool any_dir = r.jump_dir == JumpDir::kAny;
+    int jumps = 0;
+    if (white || any_dir)
+      jumps += PopCount(g.shift<kUpLeft>(opp_n.ul & j) & e) +
+               PopCount(g.shift<kUpRight>(opp_n.ur & j) & e);
+    if (!white || any_dir)
+      jumps += PopCount(g.shift<kDownLeft>(opp_n.dl & j) & e) +
+               PopCount(g.shift<kDownRight>(opp_n.dr & j) & e);
+    if (steps + jumps == 0) return r.block != Block::kLose;
+    return r.mandatory_jumps && jumps > 0 ? jumps : steps + jumps;
+  }
+};
+
+}  // namespace
+
+uint64_t CountLegalTwoPly(const Position& pos) {
+  const Variant& v = pos.variant();
+  const Geometry& g = v.geometry();
+  const Rules& r = v.rules();
+  const int limit = v.limit_ply();
+  const Side s = pos.side_to_move();
+  const Sides b = SidesOf(v, pos.pieces(s), pos.pieces(Opponent(s)));
+  // Chains, filtered moves, passes and positions near the end of the game
+  // take the general path; ordinary positions are counted from the boards.
+  if (r.chain || pos.phase() != Phase::kPlay || (limit > 0 && pos.ply() + 2 >= limit) ||
+      FilterApplies(pos, b)) {
+    MoveList moves;
+    GenerateLegal(pos, moves);
+    uint64_t total = 0;
+    for (const Move& m : moves) total += CountLegalAfter(pos, m);
+    return total;
+  }
+  const auto [steps, jumps] = CountRaw(v, s, b);
+  if (steps + jumps == 0) return CountLegalAfter(pos, Move::Pass());
+  const TwoPlyNode node{v,        g,
+                        s,        b.own,
+                        b.opp,    b.empty,
+                        NeighborsOf(g, b.opp), r.block == Block::kForbid,
+                        r.steps == Steps::kAny};
+  const Bitboard targets = pos.targets(s);
+  const bool white = s == Side::kWhite;
+  uint64_t total = 0;
+  // Each legal move is known by the squares it changes: from and to.
+  auto count = [&](Bitboard from, Bitboard to, bool jump) {
+    const Bitboard moved = from | to;
+    const int n = (b.own ^ moved) == targets ? -1 : node.Child(moved);
+    if (n >= 0) {
+      total += n;
+      return;
+    }
+    const Move m{int8_t(LowestSquare(from)), int8_t(LowestSquare(to)), jump};
+    total += CountLegalAfter(pos, m);
+  };
+  auto steps_in = [&]<Direction d>() {
+    constexpr Direction back = Reverse(d);
+    for (Bitboard t = g.shift<d>(b.own) & b.empty; t; t &= t - 1) {
+      const Bitboard to = t & -t;
+      count(g.shift<back>(to), to, false);
+    }
+  };
+  auto jumps_in = [&]<Direction d>() {
+    constexpr Direction back = Reverse(d);
+    for (Bitboard t = g.shift<d>(g.shift<d>(b.own) & b.jumpable) & b.empty; t; t &= t - 1) {
+      const Bitboard to = t & -t;
+      count(g.shift<back>(g.shift<back>(to)), to, true);
+    }
+  };
+  const bool any_jump_dir = r.jump_dir == JumpDir::kAny;
+  if (white || any_jump_dir) {
+    jumps_in.template operator()<kUpLeft>();
+    jumps_in.template operator()<kUpRight>();
+  }
+  if (!white || any_jump_dir) {
+    jumps_in.template operator()<kDownLeft>();
+    jumps_in.template operator()<kDownRight>();
+  }
+  if (r.mandatory_jumps && jumps > 0) return total;
+  const bool any_step_dir = r.steps == Steps::kAny;
+  if (white || any_step_dir) {
+    steps_in.template operator()<kUpLeft>();
+    steps_in.template operator()<kUpRight>();
+  }
+  if (!white || any_step_dir) {
+    steps_in.template operator()<kDownLeft>();
+    steps_in.template operator()<kDownRight>();
+  }
+  return total;
 }
 
 int CountLegal(const Position& pos) {

@@ -72,6 +72,8 @@ class PerftTable {
 uint64_t Search(Position& pos, int depth, PerftTable* table) {
   if (depth == 1) return CountLegal(pos);
   if (depth == 0) return 1;
+  // Bulk counting: the last ply is counted, not played.
+  if (depth == 2) return CountLegalTwoPly(pos);
   uint64_t nodes = 0;
   if (table && table->Probe(pos, depth, nodes)) return nodes;
   MoveList moves;

@@ -46,6 +46,13 @@ class Geometry {
     if (d <= kUpRight) return ((b & t.mask_a) << t.by_a) | ((b & t.mask_b) << t.by_b);
     return ((b & t.mask_a) >> t.by_a) | ((b & t.mask_b) >> t.by_b);
   }
+  // The same with the direction fixed at compile time, for the hot paths.
+  template <Direction d>
+  Bitboard shift(Bitboard b) const {
+    const Shift& t = shift_[d];
+    if constexpr (d <= kUpRight) return ((b & t.mask_a) << t.by_a) | ((b & t.mask_b) << t.by_b);
+    return ((b & t.mask_a) >> t.by_a) | ((b & t.mask_b) >> t.by_b);
+  }
 
   bool operator==(const Geometry& o) const { return size_ == o.size_ && rows_ == o.rows_; }
   std::string ToString() const;  // "10x10, 3 rows"

@@ -19,6 +19,10 @@ namespace salta {
 void GenerateLegal(const Position& pos, MoveList& moves);
 // The size of GenerateLegal's list, counted without listing where possible.
 int CountLegal(const Position& pos);
+// CountLegal of the position after the legal move m, mostly without making it.
+int CountLegalAfter(const Position& pos, Move m);
+// The number of legal two-move sequences (perft 2), the bulk of perft's work.
+uint64_t CountLegalTwoPly(const Position& pos);
 // The set M of side s, as if s were to move: steps and jumps, no filter.
 void GenerateRaw(const Position& pos, Side s, MoveList& moves);
 // Whether side s has any step or jump in the position (M is not empty).
