@@ -23,19 +23,22 @@ absl::StatusOr<const Variant*> MakeVariant(absl::string_view preset,
 
 absl::Status PlayMoves(Position& pos, absl::string_view moves) {
   int played = 0;
-  for (absl::string_view word : absl::StrSplit(moves, absl::ByAnyChar(" \t\r\n"),
-                                               absl::SkipWhitespace())) {
+  for (absl::string_view word :
+       absl::StrSplit(moves, absl::ByAnyChar(" \t\r\n"), absl::SkipWhitespace())) {
     // Move numbers: "12." or "12..." (Black to move).
     if (absl::ascii_isdigit(word[0]) && word.back() == '.') continue;
     ++played;
     const Side side = pos.side_to_move();
     absl::StatusOr<Move> move = ParseMove(pos, word);
     if (!move.ok())
-      return absl::InvalidArgumentError(
-          absl::StrCat("illegal move \"", word, "\" at ply ", pos.ply() + 1, " (move ",
-                       pos.ply() / 2 + 1, ", ", SideName(side), "; the ", played,
-                       played == 1 ? "st" : played == 2 ? "nd" : played == 3 ? "rd" : "th",
-                       " move given): ", move.status().message()));
+      return absl::InvalidArgumentError(absl::StrCat("illegal move \"", word, "\" at ply ",
+                                                     pos.ply() + 1, " (move ", pos.ply() / 2 + 1,
+                                                     ", ", SideName(side), "; the ", played,
+                                                     played == 1   ? "st"
+                                                     : played == 2 ? "nd"
+                                                     : played == 3 ? "rd"
+                                                                   : "th",
+                                                     " move given): ", move.status().message()));
     pos.Make(*move);
   }
   return absl::OkStatus();
@@ -43,11 +46,16 @@ absl::Status PlayMoves(Position& pos, absl::string_view moves) {
 
 absl::string_view EndReasonName(EndReason r) {
   switch (r) {
-    case EndReason::kNone: return "none";
-    case EndReason::kGoal: return "goal";
-    case EndReason::kExtraMove: return "extra-move";
-    case EndReason::kMoveLimit: return "move-limit";
-    case EndReason::kBlocked: return "blocked";
+    case EndReason::kNone:
+      return "none";
+    case EndReason::kGoal:
+      return "goal";
+    case EndReason::kExtraMove:
+      return "extra-move";
+    case EndReason::kMoveLimit:
+      return "move-limit";
+    case EndReason::kBlocked:
+      return "blocked";
   }
   return "none";
 }
@@ -69,8 +77,9 @@ GameStatus StatusOf(const Position& pos) {
       return {rules.extra_move ? EndReason::kExtraMove : EndReason::kGoal, Outcome::kWhiteWins};
     if (rules.limit_scoring == LimitScoring::kPieces) {
       const int w = PiecesHome(pos, Side::kWhite), b = PiecesHome(pos, Side::kBlack);
-      return {EndReason::kMoveLimit,
-              w > b ? Outcome::kWhiteWins : w < b ? Outcome::kBlackWins : Outcome::kDraw};
+      return {EndReason::kMoveLimit, w > b   ? Outcome::kWhiteWins
+                                     : w < b ? Outcome::kBlackWins
+                                             : Outcome::kDraw};
     }
     return {EndReason::kMoveLimit, Outcome::kUndecided};
   }

@@ -9,9 +9,9 @@ absl::StatusOr<Geometry> Geometry::Make(int size, int rows) {
     return absl::InvalidArgumentError(
         absl::StrCat("board size ", size, " is not supported: use an even size from 4 to 10"));
   if (rows < 1 || rows > 3 || 2 * rows >= size)
-    return absl::InvalidArgumentError(absl::StrCat(
-        "rows ", rows, " is not supported on a ", size, "x", size,
-        " board: use 1 to 3 rows with twice the rows less than the board size"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("rows ", rows, " is not supported on a ", size, "x", size,
+                     " board: use 1 to 3 rows with twice the rows less than the board size"));
   return Geometry(size, rows);
 }
 
@@ -25,14 +25,13 @@ Geometry::Geometry(int size, int rows) : size_(size), rows_(rows) {
   const int dr[kNumDirections] = {+1, +1, -1, -1};
   for (int d = 0; d < kNumDirections; ++d) {
     neighbor_[d].fill(kNoSquare);
-    for (Square s = 0; s < n; ++s)
-      neighbor_[d][s] = at(file_of(s) + df[d], rank_of(s) + dr[d]);
+    for (Square s = 0; s < n; ++s) neighbor_[d][s] = at(file_of(s) + df[d], rank_of(s) + dr[d]);
   }
   // A step changes the square index by one of two amounts, depending on the
   // parity of the rank; mask_a holds even ranks, mask_b odd ranks, each
   // limited to the squares that have a neighbour that way.
   const int h = half();
-  const int up_by[2][2] = {{h - 1, h}, {h, h + 1}};      // [left/right][even/odd rank]
+  const int up_by[2][2] = {{h - 1, h}, {h, h + 1}};  // [left/right][even/odd rank]
   const int down_by[2][2] = {{h + 1, h}, {h, h - 1}};
   for (int d = 0; d < kNumDirections; ++d) {
     Shift& t = shift_[d];

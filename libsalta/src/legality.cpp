@@ -10,7 +10,9 @@
 namespace salta {
 namespace {
 
-absl::Status Illegal(absl::string_view why) { return absl::InvalidArgumentError(why); }
+absl::Status Illegal(absl::string_view why) {
+  return absl::InvalidArgumentError(why);
+}
 
 bool IsForward(const Geometry& g, Side side, Square from, Square to) {
   return side == Side::kWhite ? g.rank_of(to) > g.rank_of(from) : g.rank_of(to) < g.rank_of(from);
@@ -98,8 +100,7 @@ absl::StatusOr<Move> ResolveMove(const Position& pos, const MoveText& text) {
   const bool step = std::abs(df) == 1 && std::abs(dr) == 1;
   Move move;
   if (step) {
-    if (text.path.size() > 2)
-      return Illegal("a step has no intermediate squares");
+    if (text.path.size() > 2) return Illegal("a step has no intermediate squares");
     if (v.rules().steps == Steps::kForward && !IsForward(g, side, from, to))
       return Illegal(absl::StrCat("backward step ", SquareName(g, from), "-", SquareName(g, to),
                                   ": steps go forward only (steps=forward)"));
@@ -114,11 +115,11 @@ absl::StatusOr<Move> ResolveMove(const Position& pos, const MoveText& text) {
       const Square a = text.path[i], b = text.path[i + 1];
       if (absl::Status s = CheckOneJump(pos, a, b, occupied, ""); !s.ok()) {
         if (text.path.size() == 2 && v.rules().chain &&
-            Contains(JumpTargets(v, side, from, occupied,
-                                 v.rules().jump_over == JumpOver::kAny
-                                     ? occupied
-                                     : pos.pieces(Opponent(side))),
-                     to))
+            Contains(
+                JumpTargets(
+                    v, side, from, occupied,
+                    v.rules().jump_over == JumpOver::kAny ? occupied : pos.pieces(Opponent(side))),
+                to))
           break;  // a chain written by its ends only
         return s;
       }
@@ -134,8 +135,8 @@ absl::StatusOr<Move> ResolveMove(const Position& pos, const MoveText& text) {
   MoveList raw;
   GenerateRaw(pos, side, raw);
   if (!raw.contains(move))
-    return Illegal(absl::StrCat(SquareName(g, from), "-", SquareName(g, to),
-                                " is not a legal step or jump"));
+    return Illegal(
+        absl::StrCat(SquareName(g, from), "-", SquareName(g, to), " is not a legal step or jump"));
   std::vector<Move> jumps;
   for (Move m : legal)
     if (m.jump) jumps.push_back(m);

@@ -3,7 +3,9 @@
 namespace salta {
 namespace {
 
-constexpr Direction Reverse(Direction d) { return Direction(3 - d); }
+constexpr Direction Reverse(Direction d) {
+  return Direction(3 - d);
+}
 
 // The board as the side to move sees it.
 struct Sides {
@@ -33,8 +35,7 @@ struct Neighbors {
 };
 
 Neighbors NeighborsOf(const Geometry& g, Bitboard b) {
-  return {g.shift<kUpLeft>(b), g.shift<kUpRight>(b), g.shift<kDownLeft>(b),
-          g.shift<kDownRight>(b)};
+  return {g.shift<kUpLeft>(b), g.shift<kUpRight>(b), g.shift<kDownLeft>(b), g.shift<kDownRight>(b)};
 }
 
 // Squares side s could step to: the union over its step directions.
@@ -53,8 +54,8 @@ std::pair<int, int> CountRaw(const Variant& v, Side s, const Sides& b) {
   if (v.rules().steps == Steps::kAny)
     steps = PopCount(n.ul & e) + PopCount(n.ur & e) + PopCount(n.dl & e) + PopCount(n.dr & e);
   else
-    steps = white ? PopCount(n.ul & e) + PopCount(n.ur & e)
-                  : PopCount(n.dl & e) + PopCount(n.dr & e);
+    steps =
+        white ? PopCount(n.ul & e) + PopCount(n.ur & e) : PopCount(n.dl & e) + PopCount(n.dr & e);
   int jumps = 0;
   if (v.rules().chain) {
     const Bitboard occupied = b.own | b.opp;
@@ -70,8 +71,8 @@ std::pair<int, int> CountRaw(const Variant& v, Side s, const Sides& b) {
   if (white || any_dir)
     jumps += PopCount(g.shift<kUpLeft>(n.ul & j) & e) + PopCount(g.shift<kUpRight>(n.ur & j) & e);
   if (!white || any_dir)
-    jumps += PopCount(g.shift<kDownLeft>(n.dl & j) & e) +
-             PopCount(g.shift<kDownRight>(n.dr & j) & e);
+    jumps +=
+        PopCount(g.shift<kDownLeft>(n.dl & j) & e) + PopCount(g.shift<kDownRight>(n.dr & j) & e);
   return {steps, jumps};
 }
 
@@ -111,8 +112,7 @@ bool FilterApplies(const Position& pos, const Sides& b) {
   // The move that reaches the move limit ends the game whatever follows.
   if (v.limit_ply() > 0 && pos.ply() + 1 >= v.limit_ply()) return false;
   const Bitboard t =
-      StepTargetsFast(v, Opponent(pos.side_to_move()), NeighborsOf(v.geometry(), b.opp)) &
-      b.empty;
+      StepTargetsFast(v, Opponent(pos.side_to_move()), NeighborsOf(v.geometry(), b.opp)) & b.empty;
   return (t & (t - 1)) == 0;
 }
 
@@ -230,8 +230,8 @@ int CountLegalAfter(const Position& pos, Move m) {
   if (ordinary) {
     const Side next = Opponent(s);
     const Sides b = SidesOf(v, pos.pieces(next), own_after);
-    const bool may_filter = v.rules().block == Block::kForbid &&
-                            (limit == 0 || pos.ply() + 2 < limit);
+    const bool may_filter =
+        v.rules().block == Block::kForbid && (limit == 0 || pos.ply() + 2 < limit);
     bool filter = false;
     if (may_filter) {
       const Bitboard t = StepTargetsFast(v, s, NeighborsOf(v.geometry(), own_after)) & b.empty;
@@ -267,7 +267,7 @@ struct TwoPlyNode {
     const Bitboard own_after = own ^ moved;
     if (check_filter) {
       const Neighbors n = NeighborsOf(g, own_after);
-      Bitboard t = mover_steps_any ? n.ul | n.ur | n.dl | n.dr
+      Bitboard t = mover_steps_any         ? n.ul | n.ur | n.dl | n.dr
                    : mover == Side::kWhite ? n.ul | n.ur
                                            : n.dl | n.dr;
       t &= e;
@@ -317,10 +317,14 @@ uint64_t CountLegalTwoPly(const Position& pos) {
   }
   const auto [steps, jumps] = CountRaw(v, s, b);
   if (steps + jumps == 0) return CountLegalAfter(pos, Move::Pass());
-  const TwoPlyNode node{v,        g,
-                        s,        b.own,
-                        b.opp,    b.empty,
-                        NeighborsOf(g, b.opp), r.block == Block::kForbid,
+  const TwoPlyNode node{v,
+                        g,
+                        s,
+                        b.own,
+                        b.opp,
+                        b.empty,
+                        NeighborsOf(g, b.opp),
+                        r.block == Block::kForbid,
                         r.steps == Steps::kAny};
   const Bitboard targets = pos.targets(s);
   const bool white = s == Side::kWhite;

@@ -33,7 +33,9 @@ bool AllDigits(absl::string_view text) {
 
 }  // namespace
 
-absl::string_view SideName(Side s) { return s == Side::kWhite ? "White" : "Black"; }
+absl::string_view SideName(Side s) {
+  return s == Side::kWhite ? "White" : "Black";
+}
 
 std::string SquareName(const Geometry& g, Square s) {
   return absl::StrCat(std::string(1, char('a' + g.file_of(s))), g.rank_of(s) + 1);
@@ -65,8 +67,8 @@ absl::StatusOr<Square> ParseSquare(const Geometry& g, absl::string_view text) {
     return Invalid(quoted, "expected a file letter and a rank, e.g. c3, or a number, e.g. 32");
   const int file = letter - 'a';
   if (file >= g.size())
-    return Invalid(quoted, absl::StrCat("file ", std::string(1, letter), " is off the ", size,
-                                        " board"));
+    return Invalid(quoted,
+                   absl::StrCat("file ", std::string(1, letter), " is off the ", size, " board"));
   if (rank < 1 || rank > g.size())
     return Invalid(quoted, absl::StrCat("rank ", rank, " is off the ", size, " board"));
   const Square s = g.at(file, rank - 1);
@@ -151,7 +153,9 @@ std::string PositionToString(const Position& pos) {
   for (PieceId p = 0; p < kMaxPieces; ++p)
     if (Square s = pos.square_of(p); s != kNoSquare)
       pieces.push_back(absl::StrCat(PieceName(p), SquareName(g, s)));
-  const char* state = pos.phase() == Phase::kPlay ? "-" : pos.phase() == Phase::kExtraMove ? "x" : "#";
+  const char* state = pos.phase() == Phase::kPlay        ? "-"
+                      : pos.phase() == Phase::kExtraMove ? "x"
+                                                         : "#";
   return absl::StrCat(pos.side_to_move() == Side::kWhite ? "w" : "b", " ",
                       pieces.empty() ? "-" : absl::StrJoin(pieces, ","), " ", pos.ply(), " ",
                       state);
@@ -184,8 +188,7 @@ absl::StatusOr<Position> ParsePosition(const Variant& variant, absl::string_view
     std::vector<absl::string_view> tokens = absl::StrSplit(fields[1], ',');
     for (size_t i = 0; i < tokens.size(); ++i) {
       const absl::string_view token = tokens[i];
-      const std::string where =
-          absl::StrCat("position field 2, piece ", i + 1, " \"", token, "\"");
+      const std::string where = absl::StrCat("position field 2, piece ", i + 1, " \"", token, "\"");
       if (token.size() < 4)
         return Invalid(where, "expected kind, number and square, e.g. S1a1 (White star 1 on a1)");
       const char letter = token[0];
@@ -210,8 +213,8 @@ absl::StatusOr<Position> ParsePosition(const Variant& variant, absl::string_view
         return Invalid(where, absl::StrCat(PieceDescription(p), " is already placed by \"",
                                            placed_by[p], "\""));
       if (!square_by[*s].empty())
-        return Invalid(where, absl::StrCat("square ", SquareName(g, *s),
-                                           " is already taken by \"", square_by[*s], "\""));
+        return Invalid(where, absl::StrCat("square ", SquareName(g, *s), " is already taken by \"",
+                                           square_by[*s], "\""));
       placed_by[p] = token;
       square_by[*s] = token;
       pieces.emplace_back(p, *s);
@@ -227,8 +230,9 @@ absl::StatusOr<Position> ParsePosition(const Variant& variant, absl::string_view
   if (fields.size() == 4) {
     const absl::string_view state = fields[3];
     const Phase derived = pos->phase();
-    const absl::string_view expected =
-        derived == Phase::kPlay ? "-" : derived == Phase::kExtraMove ? "x" : "#";
+    const absl::string_view expected = derived == Phase::kPlay        ? "-"
+                                       : derived == Phase::kExtraMove ? "x"
+                                                                      : "#";
     if (state != "-" && state != "x" && state != "#")
       return Invalid(absl::StrCat("position field 4 \"", state, "\""),
                      "the state must be - (in play), x (Black's extra move) or # (over)");
@@ -240,9 +244,9 @@ absl::StatusOr<Position> ParsePosition(const Variant& variant, absl::string_view
               ? "White has completed its goal and Black is to make its extra move"
               : "the game is over (a goal completed, the extra move played or the move limit "
                 "reached)";
-      return Invalid(absl::StrCat("position field 4 \"", state, "\""),
-                     absl::StrCat("contradicts the position: ", why, ", so the state is ",
-                                  expected));
+      return Invalid(
+          absl::StrCat("position field 4 \"", state, "\""),
+          absl::StrCat("contradicts the position: ", why, ", so the state is ", expected));
     }
   }
   return pos;

@@ -128,8 +128,8 @@ absl::StatusOr<PerftResult> Perft(const Position& root, int depth, const PerftOp
     return absl::InvalidArgumentError(
         absl::StrCat("depth ", depth, " is out of range: use 0 to ", kMaxPerftDepth));
   if (options.threads < 0)
-    return absl::InvalidArgumentError(absl::StrCat("thread count ", options.threads,
-                                                   " is negative"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("thread count ", options.threads, " is negative"));
   if (options.hash_mb < 0 || options.hash_mb > (1 << 20))
     return absl::InvalidArgumentError(
         absl::StrCat("hash size ", options.hash_mb, " MB is out of range: use 0 to 1048576"));
@@ -145,9 +145,8 @@ absl::StatusOr<PerftResult> Perft(const Position& root, int depth, const PerftOp
   if (options.hash_mb > 0) table = std::make_unique<PerftTable>(options.hash_mb);
 
   // Split a few plies deep so that threads share the work evenly.
-  const int threads = options.threads > 0
-                          ? options.threads
-                          : std::max(1, int(std::thread::hardware_concurrency()));
+  const int threads =
+      options.threads > 0 ? options.threads : std::max(1, int(std::thread::hardware_concurrency()));
   const int split = threads == 1 ? 1 : depth >= 6 ? 3 : 2;
   std::vector<Task> tasks;
   for (int i = 0; i < moves.size(); ++i) {

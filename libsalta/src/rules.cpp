@@ -20,25 +20,45 @@ struct Option {
 
 const std::array<Option, 10>& AllOptions() {
   static const std::array<Option, 10> kOptions = {{
-      {"steps", {"any", "forward"}, [](const Rules& r) { return int(r.steps); },
+      {"steps",
+       {"any", "forward"},
+       [](const Rules& r) { return int(r.steps); },
        [](Rules& r, int v) { r.steps = Steps(v); }},
-      {"jump-over", {"opponent", "any"}, [](const Rules& r) { return int(r.jump_over); },
+      {"jump-over",
+       {"opponent", "any"},
+       [](const Rules& r) { return int(r.jump_over); },
        [](Rules& r, int v) { r.jump_over = JumpOver(v); }},
-      {"jump-dir", {"forward", "any"}, [](const Rules& r) { return int(r.jump_dir); },
+      {"jump-dir",
+       {"forward", "any"},
+       [](const Rules& r) { return int(r.jump_dir); },
        [](Rules& r, int v) { r.jump_dir = JumpDir(v); }},
-      {"chain", {"off", "on"}, [](const Rules& r) { return int(r.chain); },
+      {"chain",
+       {"off", "on"},
+       [](const Rules& r) { return int(r.chain); },
        [](Rules& r, int v) { r.chain = v != 0; }},
-      {"jumps", {"mandatory", "optional"}, [](const Rules& r) { return int(!r.mandatory_jumps); },
+      {"jumps",
+       {"mandatory", "optional"},
+       [](const Rules& r) { return int(!r.mandatory_jumps); },
        [](Rules& r, int v) { r.mandatory_jumps = v == 0; }},
-      {"block", {"forbid", "lose", "allow"}, [](const Rules& r) { return int(r.block); },
+      {"block",
+       {"forbid", "lose", "allow"},
+       [](const Rules& r) { return int(r.block); },
        [](Rules& r, int v) { r.block = Block(v); }},
-      {"goal", {"translate", "mirror"}, [](const Rules& r) { return int(r.goal); },
+      {"goal",
+       {"translate", "mirror"},
+       [](const Rules& r) { return int(r.goal); },
        [](Rules& r, int v) { r.goal = Goal(v); }},
-      {"extra-move", {"on", "off"}, [](const Rules& r) { return int(!r.extra_move); },
+      {"extra-move",
+       {"on", "off"},
+       [](const Rules& r) { return int(!r.extra_move); },
        [](Rules& r, int v) { r.extra_move = v == 0; }},
-      {"move-limit", {}, [](const Rules& r) { return r.move_limit; },
+      {"move-limit",
+       {},
+       [](const Rules& r) { return r.move_limit; },
        [](Rules& r, int v) { r.move_limit = v; }},
-      {"limit-scoring", {"moves", "pieces"}, [](const Rules& r) { return int(r.limit_scoring); },
+      {"limit-scoring",
+       {"moves", "pieces"},
+       [](const Rules& r) { return int(r.limit_scoring); },
        [](Rules& r, int v) { r.limit_scoring = LimitScoring(v); }},
   }};
   return kOptions;
@@ -72,7 +92,9 @@ Rules Rules::Forward() {
   return r;
 }
 
-std::vector<std::string> Rules::PresetNames() { return {"standard", "pre1900", "forward"}; }
+std::vector<std::string> Rules::PresetNames() {
+  return {"standard", "pre1900", "forward"};
+}
 
 std::vector<std::string> Rules::OptionNames() {
   std::vector<std::string> names;
@@ -84,9 +106,8 @@ absl::StatusOr<Rules> Rules::Preset(absl::string_view name) {
   if (name == "standard") return Standard();
   if (name == "pre1900") return Pre1900();
   if (name == "forward") return Forward();
-  return absl::InvalidArgumentError(absl::StrCat("unknown rules preset \"", name,
-                                                 "\": the presets are ",
-                                                 absl::StrJoin(PresetNames(), ", ")));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unknown rules preset \"", name, "\": the presets are ", absl::StrJoin(PresetNames(), ", ")));
 }
 
 absl::Status Rules::Set(absl::string_view key, absl::string_view value) {
@@ -95,12 +116,10 @@ absl::Status Rules::Set(absl::string_view key, absl::string_view value) {
     if (o.values.empty()) {
       int v = -1;
       auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-      if (ec != std::errc() || end != value.data() + value.size() || v < 0 ||
-          v > kMaxMoveLimit)
-        return absl::InvalidArgumentError(
-            absl::StrCat("invalid value \"", value, "\" for rule option ", key,
-                         ": expected a whole number of moves from 0 (no limit) to ",
-                         kMaxMoveLimit));
+      if (ec != std::errc() || end != value.data() + value.size() || v < 0 || v > kMaxMoveLimit)
+        return absl::InvalidArgumentError(absl::StrCat(
+            "invalid value \"", value, "\" for rule option ", key,
+            ": expected a whole number of moves from 0 (no limit) to ", kMaxMoveLimit));
       o.set(*this, v);
       return absl::OkStatus();
     }
@@ -110,14 +129,12 @@ absl::Status Rules::Set(absl::string_view key, absl::string_view value) {
         return absl::OkStatus();
       }
     }
-    return absl::InvalidArgumentError(absl::StrCat("invalid value \"", value,
-                                                   "\" for rule option ", key,
-                                                   ": the values are ",
+    return absl::InvalidArgumentError(absl::StrCat("invalid value \"", value, "\" for rule option ",
+                                                   key, ": the values are ",
                                                    absl::StrJoin(o.values, ", ")));
   }
-  return absl::InvalidArgumentError(absl::StrCat("unknown rule option \"", key,
-                                                 "\": the options are ",
-                                                 absl::StrJoin(OptionNames(), ", ")));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unknown rule option \"", key, "\": the options are ", absl::StrJoin(OptionNames(), ", ")));
 }
 
 absl::Status Rules::SetFromString(absl::string_view assignment) {

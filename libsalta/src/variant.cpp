@@ -33,9 +33,8 @@ Variant::Variant(const Geometry& geometry, const Rules& rules)
       Square start = row * g.half() + number - 1;
       start_[w] = start;
       start_[b] = g.rotate(start);
-      Square target = rules.goal == Goal::kTranslate
-                          ? (row + shift) * g.half() + number - 1
-                          : g.rotate(start);
+      Square target =
+          rules.goal == Goal::kTranslate ? (row + shift) * g.half() + number - 1 : g.rotate(start);
       target_[w] = target;
       target_[b] = g.rotate(target);
     }
@@ -59,8 +58,8 @@ Variant::Variant(const Geometry& geometry, const Rules& rules)
 
 absl::StatusOr<const Variant*> Variant::Get(const Geometry& geometry, const Rules& rules) {
   static absl::Mutex mu;
-  static auto* cache = new std::map<std::pair<std::pair<int, int>, std::string>,
-                                    std::unique_ptr<const Variant>>();
+  static auto* cache =
+      new std::map<std::pair<std::pair<int, int>, std::string>, std::unique_ptr<const Variant>>();
   // Rules have no ordering of their own; their canonical text is a fine key.
   auto key = std::make_pair(std::make_pair(geometry.size(), geometry.rows()), rules.ToString());
   absl::MutexLock lock(&mu);
@@ -69,6 +68,8 @@ absl::StatusOr<const Variant*> Variant::Get(const Geometry& geometry, const Rule
   return slot.get();
 }
 
-const Variant& Variant::Default(const Rules& rules) { return **Get(Geometry(), rules); }
+const Variant& Variant::Default(const Rules& rules) {
+  return **Get(Geometry(), rules);
+}
 
 }  // namespace salta

@@ -4,10 +4,10 @@
 
 #include <optional>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "salta/position.h"
 #include "salta/variant.h"
 
@@ -26,11 +26,11 @@ absl::StatusOr<const Variant*> MakeVariant(absl::string_view preset,
 absl::Status PlayMoves(Position& pos, absl::string_view moves);
 
 enum class EndReason {
-  kNone,        // in play
-  kGoal,        // a side completed its goal and no extra move follows
-  kExtraMove,   // White completed and Black's extra move is over (or it had none)
-  kMoveLimit,   // the move limit was reached
-  kBlocked,     // block=lose: the side to move has no legal move and loses
+  kNone,       // in play
+  kGoal,       // a side completed its goal and no extra move follows
+  kExtraMove,  // White completed and Black's extra move is over (or it had none)
+  kMoveLimit,  // the move limit was reached
+  kBlocked,    // block=lose: the side to move has no legal move and loses
 };
 absl::string_view EndReasonName(EndReason r);  // "goal", "extra-move", ...
 

@@ -4,9 +4,8 @@
 // a move that would leave the opponent without a move, the game over.
 #pragma once
 
-#include "absl/strings/string_view.h"
-
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "salta/move.h"
 #include "salta/notation.h"
 #include "salta/position.h"

@@ -13,8 +13,12 @@ struct Move {
   bool jump = false;  // a jump or a chain of jumps (never a step)
 
   static constexpr Move Pass() { return Move{}; }
-  static constexpr Move Step(Square from, Square to) { return Move{int8_t(from), int8_t(to), false}; }
-  static constexpr Move Jump(Square from, Square to) { return Move{int8_t(from), int8_t(to), true}; }
+  static constexpr Move Step(Square from, Square to) {
+    return Move{int8_t(from), int8_t(to), false};
+  }
+  static constexpr Move Jump(Square from, Square to) {
+    return Move{int8_t(from), int8_t(to), true};
+  }
   constexpr bool is_pass() const { return from == kNoSquare; }
   constexpr bool operator==(const Move& o) const { return from == o.from && to == o.to; }
 };

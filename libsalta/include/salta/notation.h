@@ -8,10 +8,10 @@
 #pragma once
 
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "salta/geometry.h"
 #include "salta/move.h"
 #include "salta/piece.h"

@@ -14,9 +14,9 @@
 namespace salta {
 
 struct PerftOptions {
-  int threads = 0;         // 0: every core
-  int hash_mb = 0;         // transposition table size; 0: none
-  bool divide = false;     // count under each legal move of the position
+  int threads = 0;      // 0: every core
+  int hash_mb = 0;      // transposition table size; 0: none
+  bool divide = false;  // count under each legal move of the position
   // Called now and then from a worker thread with the work done so far, in
   // [0, 1]; must be thread-safe and quick.
   std::function<void(double)> progress;

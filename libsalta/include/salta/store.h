@@ -1,0 +1,159 @@
+// Tables on disk: a small, generic layer over RocksDB shared by every kind of
+// precomputed table (the scoring count's pattern databases, endgame tables).
+//
+// A table is one RocksDB directory holding
+//   - a metadata record: kind, format version, geometry, rules, parameters;
+//   - key/value data, written once (directly or in batches);
+//   - a completion record, written last by Finish(): the number of data
+//     entries and a checksum over them.
+// Open() refuses, with an error that says why and what to do, a directory
+// that is not a table, a half-written table (no completion record), a table
+// whose metadata differs from what the caller expects (named field by field),
+// and a table whose data no longer matches its count or checksum.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace rocksdb {
+class DB;
+}  // namespace rocksdb
+
+namespace salta {
+
+struct TableMeta {
+  std::string kind;        // what the table holds, e.g. "finish-pdb", "endgame"
+  int version = 1;         // the format version of that kind
+  std::string geometry;    // e.g. "10x10/3"
+  std::string rules;       // the rules spec that matters to the table
+  std::string parameters;  // anything else that identifies the contents
+
+  bool operator==(const TableMeta&) const = default;
+};
+
+// Raw bytes of trivially copyable values, for typed keys and values.
+template <typename T>
+std::string EncodeValue(const T& value) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  return std::string(reinterpret_cast<const char*>(&value), sizeof(T));
+}
+template <typename T>
+std::optional<T> DecodeValue(absl::string_view bytes) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  if (bytes.size() != sizeof(T)) return std::nullopt;
+  T value;
+  std::memcpy(&value, bytes.data(), sizeof(T));
+  return value;
+}
+// An unsigned key as 8 big-endian bytes, so that keys sort as numbers.
+std::string EncodeKey(uint64_t key);
+std::optional<uint64_t> DecodeKey(absl::string_view bytes);
+
+class Table {
+ public:
+  struct OpenOptions {
+    // Read every entry on open and compare with the completion record.
+    bool verify_checksum = true;
+  };
+  struct CreateOptions {
+    // Replace whatever table (complete or not) is at the directory.
+    bool replace = false;
+  };
+
+  // Writes accumulated and applied at once by Table::Write.
+  class Batch {
+   public:
+    void Put(absl::string_view key, absl::string_view value);
+    template <typename K, typename V>
+    void PutTyped(const K& key, const V& value) {
+      Put(EncodeValue(key), EncodeValue(value));
+    }
+    size_t size() const { return entries_.size(); }
+
+   private:
+    friend class Table;
+    std::vector<std::pair<std::string, std::string>> entries_;
+  };
+
+  ~Table();
+  Table(const Table&) = delete;
+  Table& operator=(const Table&) = delete;
+
+  // A new, writable table at dir with the given metadata. Fails if dir
+  // already holds a table, unless options.replace.
+  static absl::StatusOr<std::unique_ptr<Table>> Create(const std::string& dir,
+                                                       const TableMeta& meta,
+                                                       const CreateOptions& options);
+  static absl::StatusOr<std::unique_ptr<Table>> Create(const std::string& dir,
+                                                       const TableMeta& meta) {
+    return Create(dir, meta, CreateOptions{});
+  }
+  // A complete table, read-only, whose metadata must equal `expected`.
+  static absl::StatusOr<std::unique_ptr<Table>> Open(const std::string& dir,
+                                                     const TableMeta& expected,
+                                                     const OpenOptions& options);
+  static absl::StatusOr<std::unique_ptr<Table>> Open(const std::string& dir,
+                                                     const TableMeta& expected) {
+    return Open(dir, expected, OpenOptions{});
+  }
+  // The metadata of the table at dir, complete or not, without checks.
+  static absl::StatusOr<TableMeta> ReadMeta(const std::string& dir);
+
+  const TableMeta& meta() const { return meta_; }
+  const std::string& dir() const { return dir_; }
+  bool writable() const { return writable_; }
+  // Data entries of a complete table (0 while writing).
+  uint64_t count() const { return count_; }
+
+  absl::Status Put(absl::string_view key, absl::string_view value);
+  absl::Status Write(const Batch& batch);
+  // The value at key, nullopt if absent.
+  absl::StatusOr<std::optional<std::string>> Get(absl::string_view key) const;
+
+  template <typename K, typename V>
+  absl::Status PutTyped(const K& key, const V& value) {
+    return Put(EncodeValue(key), EncodeValue(value));
+  }
+  // nullopt if absent; an error if present with the wrong size.
+  template <typename K, typename V>
+  absl::StatusOr<std::optional<V>> GetTyped(const K& key) const {
+    absl::StatusOr<std::optional<std::string>> raw = Get(EncodeValue(key));
+    if (!raw.ok()) return raw.status();
+    if (!raw->has_value()) return std::optional<V>();
+    std::optional<V> v = DecodeValue<V>(**raw);
+    if (!v) return absl::DataLossError("table value has the wrong size for its type");
+    return v;
+  }
+
+  // Visits every data entry in key order; stops at the first error the
+  // visitor returns.
+  absl::Status ForEach(
+      const std::function<absl::Status(absl::string_view key, absl::string_view value)>& visit)
+      const;
+
+  // Writes the completion record (count and checksum) last and syncs; the
+  // table is read-only afterwards.
+  absl::Status Finish();
+
+ private:
+  Table() = default;
+  absl::Status Scan(uint64_t& count, uint64_t& checksum) const;
+
+  std::unique_ptr<rocksdb::DB> db_;
+  std::string dir_;
+  TableMeta meta_;
+  bool writable_ = false;
+  uint64_t count_ = 0;
+};
+
+}  // namespace salta
