@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
   app.add_flag("--divide", divide, "Also print the count under each legal move");
   app.add_option("--threads", threads, "Worker threads; 0 uses every core")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, 4096));
   app.add_option("--hash", hash_mb, "Transposition table size in MB; 0 for none")
       ->capture_default_str()
       ->check(CLI::Range(0, 1 << 20));

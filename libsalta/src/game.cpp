@@ -21,12 +21,26 @@ absl::StatusOr<const Variant*> MakeVariant(absl::string_view preset,
   return Variant::Get(*geometry, *rules);
 }
 
+namespace {
+
+// "12." or "12..." (Black to move next).
+bool IsMoveNumber(absl::string_view word) {
+  size_t digits = 0;
+  while (digits < word.size() && absl::ascii_isdigit(word[digits])) ++digits;
+  if (digits == 0 || digits == word.size()) return false;
+  for (size_t i = digits; i < word.size(); ++i)
+    if (word[i] != '.') return false;
+  return true;
+}
+
+}  // namespace
+
 absl::Status PlayMoves(Position& pos, absl::string_view moves) {
   int played = 0;
   for (absl::string_view word :
        absl::StrSplit(moves, absl::ByAnyChar(" \t\r\n"), absl::SkipWhitespace())) {
     // Move numbers: "12." or "12..." (Black to move).
-    if (absl::ascii_isdigit(word[0]) && word.back() == '.') continue;
+    if (IsMoveNumber(word)) continue;
     ++played;
     const Side side = pos.side_to_move();
     absl::StatusOr<Move> move = ParseMove(pos, word);

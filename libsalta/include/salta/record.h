@@ -72,6 +72,7 @@ struct GameRecord {
 struct RecordError {
   SourcePos at;
   std::string message;
+  bool in_movetext = false;  // after the tag section: it concerns the next move
 };
 
 // A game as read: what could be read of it and, when it is malformed, the

@@ -1,0 +1,93 @@
+// The minimum number of moves a side needs to complete its goal, counted on a
+// board clear of the opponent's pieces (docs/scoring.md): only that side's
+// pieces stand on the board and they move by the variant's move options --
+// steps (all four diagonals, or forward only), jumps over their own pieces
+// only where jump-over=any, in the directions jump-dir allows, chained where
+// chain=on. The mandatory-jump and block rules concern play against an
+// opponent and do not restrict the count. It is a minimum over all move
+// sequences, and infinite (unreachable) when no sequence completes the goal.
+//
+// The solver is exact: IDA* with admissible, consistent lower bounds (the
+// maximum over several partitions of the pieces, grouped by where they go,
+// of the sum of each group's exact cost alone: additive pattern databases),
+// a transposition table that keeps the lower bounds each failed search
+// proves, and the pruning of moves that undo the previous one. Without
+// pattern databases it stays exact, only slower.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "salta/move.h"
+#include "salta/piece.h"
+#include "salta/position.h"
+
+namespace salta {
+
+// A count that is not known: no solution found yet, or the goal unreachable.
+inline constexpr int kUnknownMoves = -1;
+
+struct FinishOptions {
+  // Stop after this many seconds (0: no limit) or this many searched nodes
+  // (0: no limit) and return proven bounds instead of the exact count.
+  double time_limit_seconds = 0;
+  uint64_t node_limit = 0;
+  // Return an optimal move sequence (exact results only).
+  bool want_solution = false;
+  // The most pieces one pattern database covers: -1 chooses by the board (4
+  // on 10x10), 0 uses none (the per-piece distances only: exact, slower).
+  // Pattern databases apply when pieces cannot jump on the clear board.
+  int pattern_group_size = -1;
+  // A directory where pattern databases are kept as RocksDB tables (one
+  // table per group, see salta/store.h): loaded when present, built and
+  // saved when not. Empty: built in memory. Either way they are cached for
+  // the life of the process.
+  std::string pattern_dir;
+  // Called between iterations with the proven lower bound and nodes so far.
+  std::function<void(int lower, uint64_t nodes)> progress;
+};
+
+struct FinishResult {
+  // False only when the goal is proven unreachable (then exact is true and
+  // lower and upper are kUnknownMoves). A result cut short by a limit says
+  // true unless unreachability was proven.
+  bool reachable = true;
+  // lower == upper == the count.
+  bool exact = false;
+  // Proven bounds: the count is at least lower and at most upper; upper is
+  // kUnknownMoves when no way to finish was found within the limits.
+  int lower = 0;
+  int upper = kUnknownMoves;
+  // An optimal sequence of moves of the side, in the position's squares,
+  // when asked for and exact.
+  std::vector<Move> solution;
+  uint64_t nodes = 0;
+  double seconds = 0;
+
+  // The count, or kUnknownMoves unless exact and reachable.
+  int moves() const { return exact && reachable ? lower : kUnknownMoves; }
+};
+
+// The minimum number of moves for `side` to complete its goal from `pos`
+// (the side to move, ply and phase of pos do not matter). A side with no
+// piece on the board needs 0 moves.
+absl::StatusOr<FinishResult> MinMovesToFinish(const Position& pos, Side side,
+                                              const FinishOptions& options);
+
+// Builds (or loads from options.pattern_dir) the pattern databases the
+// solver would use for `side` in `pos`, so that later counts start at once.
+absl::Status PreparePatternDatabases(const Position& pos, Side side,
+                                     const FinishOptions& options);
+
+// The position with only the pieces of `side`, `side` to move, ply 0.
+absl::StatusOr<Position> ClearBoard(const Position& pos, Side side);
+
+// Checks that `moves`, played one after another by `side` alone on the
+// clear board, are each a step or jump the options allow and end with the
+// goal completed, the last move completing it.
+absl::Status CheckSolution(const Position& pos, Side side, const std::vector<Move>& moves);
+
+}  // namespace salta

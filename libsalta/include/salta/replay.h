@@ -1,0 +1,77 @@
+// Replaying a game record: the first illegal move (where, which ply, which
+// side, the move as written and why), and the Result and Score tags checked
+// against the game as played. docs/salta-validate.md describes the checks.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "salta/game.h"
+#include "salta/piece.h"
+#include "salta/position.h"
+#include "salta/record.h"
+#include "salta/variant.h"
+
+namespace salta {
+
+struct ReplayOptions {
+  // The rules of a game without a Rules tag: a preset and overrides, as in
+  // the tag ("standard", "standard move-limit=120").
+  std::string rules = "standard";
+  // KEY=VALUE options applied to every game, on top of its Rules tag.
+  std::vector<std::string> overrides;
+  // The over-the-board custom ("Salta!"): a missed jump is a warning, and the
+  // same side must jump on its next move if it can; by default it is an error.
+  bool lenient = false;
+};
+
+// An error or a warning, and where it is.
+struct ReplayIssue {
+  SourcePos at;
+  int ply = 0;          // half-moves counted from 1 at the first move of the record; 0: no move
+  int move_number = 0;  // the move number of that ply; 0: no move
+  std::optional<Side> side;  // the side making that move
+  std::string move;          // the move as written ("" when the issue concerns no move)
+  std::string reason;
+};
+
+struct ReplayReport {
+  bool valid = true;
+  int plies = 0;  // moves replayed legally
+  // The result established by the replay: "1-0", "0-1", "1/2-1/2", "*" (in
+  // play), or "?" when it needs the scoring count and that is not available.
+  // Empty for an invalid game.
+  std::string result;
+  EndReason end = EndReason::kNone;
+  std::optional<int> score;  // the winner's points, when counted
+  std::string rules;         // the rules the game was replayed under (Rules::ToString)
+  std::optional<ReplayIssue> error;
+  std::vector<ReplayIssue> warnings;
+  // The position after the last legal move (absent when the game could not be set up).
+  std::optional<Position> final_position;
+};
+
+ReplayReport ReplayGame(const ParsedGame& game, const ReplayOptions& options);
+
+// The one place where replay (and self-play) use the exact scoring count of
+// score.h: the outcome and the winner's points of a finished game, of a game
+// at White's completion whose extra move is not recorded, or of a game over by
+// the move limit. nullopt when the count is not available (the scoring solver
+// is not built in, or it failed): callers then say that it was not checked.
+struct CountedScore {
+  Outcome outcome = Outcome::kNone;
+  int points = 0;
+};
+std::optional<CountedScore> ScoreByCount(const Position& final_position);
+// Whether ScoreByCount can give answers in this build.
+bool ScoreCountAvailable();
+
+// "1-0", "0-1", "1/2-1/2"; "*" for kNone; "?" for kUndecided.
+std::string ResultToken(Outcome outcome);
+
+// A Board tag value: "NxN, R rows" as Geometry::ToString writes it, or "NxN"
+// or "N" with R = 3 where it fits (else the most rows that fit).
+absl::StatusOr<Geometry> ParseBoardTag(absl::string_view text);
+
+}  // namespace salta

@@ -1,0 +1,452 @@
+#include "salta/replay.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "salta/legality.h"
+#include "salta/movegen.h"
+#include "salta/notation.h"
+
+// The scoring hook. Define SALTA_WITH_SCORE (and link score.cpp and
+// finish.cpp into the library) to check Score tags and move-limit results
+// with the exact count; without it those are reported as not checked.
+#ifdef SALTA_WITH_SCORE
+#include "salta/score.h"
+#endif
+
+namespace salta {
+namespace {
+
+bool Before(SourcePos a, SourcePos b) {
+  return a.line < b.line || (a.line == b.line && a.column < b.column);
+}
+
+// A square written as "c3" or "32", without building error messages; -1 if
+// the text is not a plain square of the board (ParseSquare then says why).
+int FastSquare(const Geometry& g, const char* p, size_t n) {
+  if (n < 2 || n > 3) return -1;
+  if (p[0] >= 'a' && p[0] <= 'j') {
+    int rank = 0;
+    for (size_t k = 1; k < n; ++k) {
+      if (p[k] < '0' || p[k] > '9') return -1;
+      rank = rank * 10 + (p[k] - '0');
+    }
+    const int file = p[0] - 'a';
+    if (file >= g.size() || rank < 1 || rank > g.size()) return -1;
+    const Square s = g.at(file, rank - 1);
+    return s == kNoSquare ? -1 : s;
+  }
+  for (size_t k = 0; k < n; ++k)
+    if (p[k] < '0' || p[k] > '9') return -1;
+  const int rank = n == 2 ? p[0] - '0' : (p[0] - '0') * 10 + (p[1] - '0');
+  const int index = p[n - 1] - '0';
+  if (rank < 1 || rank > g.size() || index < 1 || index > g.half()) return -1;
+  return (rank - 1) * g.half() + index - 1;
+}
+
+// "from-to" with two plain squares; false for anything else.
+bool FastMoveText(const Geometry& g, const std::string& text, Square& from, Square& to) {
+  const size_t dash = text.find('-');
+  if (dash == std::string::npos || text.find('-', dash + 1) != std::string::npos) return false;
+  const int a = FastSquare(g, text.data(), dash);
+  const int b = FastSquare(g, text.data() + dash + 1, text.size() - dash - 1);
+  if (a < 0 || b < 0) return false;
+  from = a, to = b;
+  return true;
+}
+
+std::string ListJumps(const Position& pos, const MoveList& legal) {
+  std::vector<std::string> names;
+  for (Move m : legal)
+    if (m.jump) names.push_back(MoveToString(pos, m));
+  return absl::StrJoin(names, ", ");
+}
+
+// Why no move may follow: the game is over.
+std::string EndText(const Position& pos, int ended_ply) {
+  const GameStatus st = StatusOf(pos);
+  const std::string when =
+      ended_ply > 0 ? absl::StrCat(" at ply ", ended_ply) : std::string(" in the start position");
+  switch (st.reason) {
+    case EndReason::kGoal:
+      return absl::StrCat(pos.Completed(Side::kWhite) ? "White" : "Black",
+                          " completed its goal", when);
+    case EndReason::kExtraMove:
+      return absl::StrCat("White completed its goal and Black's extra move ended the game", when);
+    case EndReason::kMoveLimit:
+      return absl::StrCat("the move limit of ", pos.variant().rules().move_limit,
+                          " moves each was reached", when);
+    case EndReason::kBlocked:
+      return absl::StrCat(SideName(pos.side_to_move()), " has no legal move and has lost",
+                          " (block=lose)", when);
+    case EndReason::kNone: break;
+  }
+  return absl::StrCat("the game is over", when);
+}
+
+class Replayer {
+ public:
+  Replayer(const ParsedGame& game, const ReplayOptions& options)
+      : game_(game), record_(game.record), options_(options) {}
+
+  ReplayReport Run() {
+    if (Setup()) Moves();
+    if (report_.valid && game_.error) SyntaxError();
+    if (report_.valid) CheckResult();
+    if (!report_.valid) report_.result.clear();
+    return std::move(report_);
+  }
+
+ private:
+  void Error(ReplayIssue issue) {
+    if (!report_.valid) return;
+    report_.valid = false;
+    report_.error = std::move(issue);
+  }
+  void Warn(ReplayIssue issue) { report_.warnings.push_back(std::move(issue)); }
+  static ReplayIssue At(SourcePos at, std::string reason) {
+    ReplayIssue i;
+    i.at = at;
+    i.reason = std::move(reason);
+    return i;
+  }
+
+  // A syntax error of the tag section comes before any move: report it first.
+  bool TagSyntaxErrorFirst() {
+    if (game_.error && !game_.error->in_movetext) {
+      SyntaxError();
+      return true;
+    }
+    return false;
+  }
+
+  bool Setup() {
+    if (TagSyntaxErrorFirst()) return false;
+    const std::string* rules_tag = record_.Tag("Rules");
+    const std::string spec = rules_tag ? *rules_tag : options_.rules;
+    const SourcePos rules_at = rules_tag ? record_.TagAt("Rules") : record_.start;
+    absl::StatusOr<Rules> rules = Rules::Parse(spec);
+    if (!rules.ok()) {
+      Error(At(rules_at, absl::StrCat(rules_tag ? "Rules tag: " : "rules: ",
+                                      rules.status().message())));
+      return false;
+    }
+    for (const std::string& o : options_.overrides)
+      if (absl::Status s = rules->SetFromString(o); !s.ok()) {
+        Error(At(record_.start, absl::StrCat("rule override: ", s.message())));
+        return false;
+      }
+    report_.rules = rules->ToString();
+    Geometry geometry;
+    if (const std::string* board = record_.Tag("Board")) {
+      absl::StatusOr<Geometry> g = ParseBoardTag(*board);
+      if (!g.ok()) {
+        Error(At(record_.TagAt("Board"), absl::StrCat("Board tag: ", g.status().message())));
+        return false;
+      }
+      geometry = *g;
+    }
+    absl::StatusOr<const Variant*> variant = Variant::Get(geometry, *rules);
+    if (!variant.ok()) {
+      Error(At(record_.start, std::string(variant.status().message())));
+      return false;
+    }
+    const std::string* position = record_.Tag("Position");
+    absl::StatusOr<Position> pos = ParsePosition(**variant, position ? *position : "start");
+    if (!pos.ok()) {
+      Error(At(record_.TagAt("Position"),
+               absl::StrCat("Position tag: ", pos.status().message())));
+      return false;
+    }
+    report_.final_position.emplace(*pos);
+    return true;
+  }
+
+  void Moves() {
+    Position& pos = *report_.final_position;
+    const Geometry& g = pos.variant().geometry();
+    int number = pos.ply() / 2 + 1;
+    number_ = number;
+    int ended_ply = 0;  // the ply that ended the game (0: before the first move)
+    // Lenient "Salta!": the ply at which each side missed a jump, still owed.
+    int owed[2] = {0, 0};
+    MoveList legal;
+    for (size_t k = 0; k < record_.moves.size(); ++k) {
+      const RecordMove& rm = record_.moves[k];
+      const int ply = int(k) + 1;
+      const Side side = pos.side_to_move();
+      auto issue = [&](std::string reason) {
+        ReplayIssue i;
+        i.at = rm.at;
+        i.ply = ply;
+        i.move_number = number;
+        i.side = side;
+        i.move = rm.text;
+        i.reason = std::move(reason);
+        return i;
+      };
+      if (rm.number != 0 &&
+          (rm.number != number || rm.number_black != (side == Side::kBlack)))
+        Warn(issue(absl::StrCat("move number ", rm.number, rm.number_black ? "..." : ".",
+                                " should be ", number, side == Side::kBlack ? "..." : ".",
+                                " (", SideName(side), "'s move ", number, ")")));
+      if (pos.over()) {
+        Error(issue(absl::StrCat("move after the end of the game: ", EndText(pos, ended_ply))));
+        return;
+      }
+      GenerateLegal(pos, legal);
+      if (legal.empty()) {
+        Error(issue(absl::StrCat("move after the end of the game: ", EndText(pos, int(k)))));
+        return;
+      }
+      Move move;
+      bool found = false;
+      Square from, to;
+      if (rm.text == "--") {
+        found = legal.size() == 1 && legal[0].is_pass();
+      } else if (FastMoveText(g, rm.text, from, to)) {
+        for (Move m : legal)
+          if (m.from == from && m.to == to) {
+            move = m;
+            found = true;
+            break;
+          }
+      }
+      if (!found) {
+        absl::StatusOr<MoveText> text = ParseMoveText(g, rm.text);
+        if (!text.ok()) {
+          Error(issue(std::string(text.status().message())));
+          return;
+        }
+        absl::StatusOr<Move> resolved = ResolveMove(pos, *text);
+        const bool missed = !resolved.ok() && options_.lenient && !text->is_pass() &&
+                            IsMissedJump(pos, Move::Step(text->path.front(), text->path.back()));
+        if (resolved.ok()) {
+          move = *resolved;
+        } else if (missed && owed[int(side)] == 0) {
+          move = Move::Step(text->path.front(), text->path.back());
+          Warn(issue(absl::StrCat("missed jump (Salta!): the legal jumps are ",
+                                  ListJumps(pos, legal), "; ", SideName(side),
+                                  " must jump on its next move if it can")));
+          owed[int(side)] = ply;
+        } else if (missed) {
+          Error(issue(absl::StrCat("jump required (Salta!): the jump missed at ply ",
+                                   owed[int(side)], " must be made now; the legal jumps are ",
+                                   ListJumps(pos, legal))));
+          return;
+        } else {
+          Error(issue(std::string(resolved.status().message())));
+          return;
+        }
+      }
+      // A jump owed since the side's previous move is settled by this one.
+      if (owed[int(side)] != ply) owed[int(side)] = 0;
+      pos.Make(move);
+      ++report_.plies;
+      if (side == Side::kBlack) ++number;
+      number_ = number;
+      if (pos.over() && ended_ply == 0) ended_ply = ply;
+      ended_ply_ = ended_ply;
+    }
+  }
+
+  void SyntaxError() {
+    const RecordError& e = *game_.error;
+    ReplayIssue i = At(e.at, e.message);
+    if (e.in_movetext && report_.final_position) {
+      i.ply = report_.plies + 1;
+      const Position& pos = *report_.final_position;
+      i.side = pos.side_to_move();
+      i.move_number = number_;
+    } else if (e.in_movetext) {
+      i.ply = int(record_.moves.size()) + 1;
+    }
+    Error(std::move(i));
+  }
+
+  void CheckResult() {
+    const Position& pos = *report_.final_position;
+    const std::string* tag = record_.Tag("Result");
+    const SourcePos tag_at = record_.TagAt("Result");
+    const std::string& token = record_.result;
+    auto issue = [&](SourcePos at, std::string reason) {
+      ReplayIssue i = At(at, std::move(reason));
+      i.ply = report_.plies;
+      return i;
+    };
+    if (tag && !IsResultToken(*tag)) {
+      Error(issue(tag_at, absl::StrCat("Result tag \"", *tag,
+                                       "\" is not a result: 1-0, 0-1, 1/2-1/2 or *")));
+      return;
+    }
+    if (tag && !token.empty() && *tag != token) {
+      Error(issue(record_.result_at,
+                  absl::StrCat("the result token ", token, " does not match the Result tag \"",
+                               *tag, "\" (line ", tag_at.line, ")")));
+      return;
+    }
+    if (!tag && token.empty())
+      Warn(issue(record_.start, "no result: neither a Result tag nor a result token"));
+    else if (token.empty())
+      Warn(issue(record_.start, "the movetext does not end with a result token"));
+    const std::string claimed = tag ? *tag : token;
+    const SourcePos claimed_at = tag ? tag_at : record_.result_at;
+
+    const GameStatus st = StatusOf(pos);
+    report_.end = st.reason;
+    if (st.reason == EndReason::kBlocked) ended_ply_ = report_.plies;
+    const bool extra_pending = pos.phase() == Phase::kExtraMove;
+    std::optional<CountedScore> counted;
+    if (st.over() || extra_pending) counted = ScoreByCount(pos);
+    const std::string* score_tag = record_.Tag("Score");
+    const SourcePos score_at = record_.TagAt("Score");
+    std::optional<int> score_claimed;
+    if (score_tag) {
+      int v = 0;
+      if (!absl::SimpleAtoi(*score_tag, &v) || v < 0 || v > 100000) {
+        Error(issue(score_at, absl::StrCat("Score tag \"", *score_tag,
+                                           "\" is not a whole number of points (0 or more)")));
+        return;
+      }
+      score_claimed = v;
+    }
+
+    std::string expected;  // "" when it needs a count we do not have
+    std::string why;
+    if (st.over() && st.outcome != Outcome::kUndecided) {
+      expected = ResultToken(st.outcome);
+      why = absl::StrCat("the game is over: ", EndText(pos, ended_ply_));
+    } else if (st.over()) {
+      why = absl::StrCat("the game is over: ", EndText(pos, ended_ply_),
+                         "; the result needs both sides' counts");
+      if (counted) expected = ResultToken(counted->outcome);
+    } else if (extra_pending) {
+      why = "White has completed its goal and Black's extra move is not recorded";
+      if (claimed == "*") {
+        // The record stops before the extra move: nothing to contradict.
+      } else if (claimed == "0-1") {
+        Error(issue(claimed_at, absl::StrCat("the result 0-1 is impossible: ", why,
+                                             "; White wins or the game is drawn")));
+        return;
+      } else if (counted) {
+        expected = ResultToken(counted->outcome);
+      }
+    } else {
+      expected = "*";
+      why = absl::StrCat("the game is not over after ply ", report_.plies,
+                         " (no goal completed, no move limit reached)");
+    }
+
+    if (counted) report_.score = counted->points;
+    if (!expected.empty()) {
+      report_.result = expected;
+    } else if (extra_pending && claimed == "*") {
+      report_.result = "*";
+    } else {
+      report_.result = "?";
+    }
+    if (!claimed.empty() && !expected.empty() && claimed != expected &&
+        !(extra_pending && claimed == "*")) {
+      Error(issue(claimed_at, absl::StrCat("the result ", claimed, " is wrong: ", why,
+                                           ", so the result is ", expected)));
+      return;
+    }
+    if (!claimed.empty() && expected.empty() && !(extra_pending && claimed == "*"))
+      Warn(issue(claimed_at, absl::StrCat("result ", claimed, " not checked: ", why,
+                                          ", and the scoring count is not available")));
+
+    if (!score_claimed) return;
+    const bool decided = st.over() || extra_pending;
+    if (!decided) {
+      Error(issue(score_at, absl::StrCat("Score tag \"", *score_tag, "\" but ", why)));
+      return;
+    }
+    if (st.over() && st.outcome == Outcome::kDraw && *score_claimed != 0) {
+      Error(issue(score_at, absl::StrCat("Score ", *score_claimed,
+                                         " is wrong: the game is drawn, which scores 0")));
+      return;
+    }
+    if (!counted) {
+      if (!(st.over() && st.outcome == Outcome::kDraw))
+        Warn(issue(score_at, absl::StrCat("score not checked: Score ", *score_claimed,
+                                          " needs the scoring count, which is not available")));
+      return;
+    }
+    if (counted->points != *score_claimed)
+      Error(issue(score_at, absl::StrCat("Score ", *score_claimed, " is wrong: the winner's score is ",
+                                         counted->points)));
+  }
+
+  const ParsedGame& game_;
+  const GameRecord& record_;
+  const ReplayOptions& options_;
+  ReplayReport report_;
+  int ended_ply_ = 0;  // the ply that ended the game
+  int number_ = 0;     // the move number of the next move
+};
+
+}  // namespace
+
+ReplayReport ReplayGame(const ParsedGame& game, const ReplayOptions& options) {
+  return Replayer(game, options).Run();
+}
+
+std::string ResultToken(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kWhiteWins: return "1-0";
+    case Outcome::kBlackWins: return "0-1";
+    case Outcome::kDraw: return "1/2-1/2";
+    case Outcome::kNone: return "*";
+    case Outcome::kUndecided: return "?";
+  }
+  return "?";
+}
+
+absl::StatusOr<Geometry> ParseBoardTag(absl::string_view text) {
+  const std::string usage =
+      absl::StrCat("\"", text, "\": expected \"NxN, R rows\" (e.g. \"8x8, 2 rows\"), \"NxN\" or \"N\"");
+  std::vector<absl::string_view> parts = absl::StrSplit(text, ',');
+  if (parts.size() > 2) return absl::InvalidArgumentError(usage);
+  absl::string_view size_text = absl::StripAsciiWhitespace(parts[0]);
+  int n = 0, n2 = 0;
+  if (const size_t x = size_text.find_first_of("xX"); x != absl::string_view::npos) {
+    if (!absl::SimpleAtoi(size_text.substr(0, x), &n) ||
+        !absl::SimpleAtoi(size_text.substr(x + 1), &n2) || n != n2)
+      return absl::InvalidArgumentError(
+          absl::StrCat(usage, "; boards are square"));
+  } else if (!absl::SimpleAtoi(size_text, &n)) {
+    return absl::InvalidArgumentError(usage);
+  }
+  int rows = std::min(3, (n - 1) / 2);
+  if (parts.size() == 2) {
+    std::vector<absl::string_view> words =
+        absl::StrSplit(parts[1], ' ', absl::SkipWhitespace());
+    if (words.size() != 2 || (words[1] != "rows" && words[1] != "row") ||
+        !absl::SimpleAtoi(words[0], &rows))
+      return absl::InvalidArgumentError(usage);
+  }
+  return Geometry::Make(n, rows);
+}
+
+#ifdef SALTA_WITH_SCORE
+bool ScoreCountAvailable() { return true; }
+
+std::optional<CountedScore> ScoreByCount(const Position& final_position) {
+  FinishOptions options;
+  options.time_limit_seconds = 10;
+  absl::StatusOr<GameScore> score = ScoreGame(final_position, options);
+  if (!score.ok() || !score->exact || score->points == kUnknownMoves) return std::nullopt;
+  return CountedScore{score->outcome, score->points};
+}
+#else
+bool ScoreCountAvailable() { return false; }
+
+std::optional<CountedScore> ScoreByCount(const Position&) { return std::nullopt; }
+#endif
+
+}  // namespace salta
