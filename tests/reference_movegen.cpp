@@ -4,7 +4,6 @@
 #include <map>
 #include <utility>
 
-
 namespace salta::reference {
 namespace {
 
@@ -12,7 +11,9 @@ namespace {
 // is toward higher ranks, for Black toward lower ones.
 constexpr int kDirs[4][2] = {{-1, 1}, {1, 1}, {-1, -1}, {1, -1}};
 
-int Forward(Side s) { return s == Side::kWhite ? 1 : -1; }
+int Forward(Side s) {
+  return s == Side::kWhite ? 1 : -1;
+}
 
 bool StepAllowed(const Rules& r, Side s, int dr) {
   return r.steps == Steps::kAny || dr == Forward(s);
@@ -29,7 +30,8 @@ bool MayJumpOver(const Rules& r, Side mover, PieceId over) {
 // has stood on (its origin included). Records each landing square with the
 // fewest jumps that reach it.
 void JumpSearch(const RefPosition& pos, Side mover, Coord at, int depth,
-                std::array<std::array<bool, 10>, 10>& visited, std::map<Coord, int>& landings) {
+                std::array<std::array<bool, 10>, 10>& visited, std::map<Coord, int>& landings,
+                RawInfo* info) {
   for (const auto& d : kDirs) {
     if (!JumpDirAllowed(pos.rules, mover, d[1])) continue;
     const int of = at.file + d[0], orank = at.rank + d[1];
@@ -37,13 +39,16 @@ void JumpSearch(const RefPosition& pos, Side mover, Coord at, int depth,
     if (!pos.OnBoard(lf, lr)) continue;
     if (!MayJumpOver(pos.rules, mover, pos.board[of][orank])) continue;
     if (pos.board[lf][lr] != kNoPiece) continue;
-    if (visited[lf][lr]) continue;
+    if (visited[lf][lr]) {
+      if (info) ++info->revisit_refused;
+      continue;
+    }
     const Coord land{lf, lr};
     auto it = landings.find(land);
     if (it == landings.end() || it->second > depth + 1) landings[land] = depth + 1;
     if (!pos.rules.chain) continue;
     visited[lf][lr] = true;
-    JumpSearch(pos, mover, land, depth + 1, visited, landings);
+    JumpSearch(pos, mover, land, depth + 1, visited, landings, info);
     visited[lf][lr] = false;
   }
 }
@@ -66,7 +71,9 @@ int PiecesHome(const RefPosition& pos, Side s) {
   return n;
 }
 
-Coord Rotate(int size, Coord c) { return Coord{size - 1 - c.file, size - 1 - c.rank}; }
+Coord Rotate(int size, Coord c) {
+  return Coord{size - 1 - c.file, size - 1 - c.rank};
+}
 
 }  // namespace
 
@@ -129,13 +136,17 @@ RefPhase PhaseOf(const RefPosition& pos) {
   if (white_done) {
     // White has just completed (Black to move): Black's extra move. With
     // White to move again, Black's extra move has been played.
-    if (pos.rules.extra_move && pos.side_to_move == Side::kBlack) return RefPhase::kExtraMove;
+    // If Black has no move for it, the game is over at once.
+    if (pos.rules.extra_move && pos.side_to_move == Side::kBlack && Mobile(pos, Side::kBlack))
+      return RefPhase::kExtraMove;
     return RefPhase::kOver;
   }
+  // block=lose: a side to move with no legal move has lost; the game is over.
+  if (pos.rules.block == Block::kLose && !Mobile(pos, pos.side_to_move)) return RefPhase::kOver;
   return RefPhase::kPlay;
 }
 
-std::vector<RefMove> RawMoves(const RefPosition& pos, Side s) {
+std::vector<RefMove> RawMoves(const RefPosition& pos, Side s, RawInfo* info) {
   std::map<std::pair<Coord, Coord>, RefMove> found;
   for (int f = 0; f < pos.size; ++f) {
     for (int r = 0; r < pos.size; ++r) {
@@ -152,13 +163,15 @@ std::vector<RefMove> RawMoves(const RefPosition& pos, Side s) {
         m.to = Coord{tf, tr};
         found[{m.from, m.to}] = m;
       }
-      // Jumps, with the moving piece lifted off its origin.
+      // Jumps, with the moving piece lifted off its origin. (It could not be
+      // jumped over anyway: a chain lands an even number of files away from
+      // the origin and jumps over squares an odd number away.)
       RefPosition lifted = pos;
       lifted.board[f][r] = kNoPiece;
       std::array<std::array<bool, 10>, 10> visited{};
       visited[f][r] = true;
       std::map<Coord, int> landings;
-      JumpSearch(lifted, s, from, 0, visited, landings);
+      JumpSearch(lifted, s, from, 0, visited, landings, info);
       for (const auto& [to, jumps] : landings) {
         RefMove m;
         m.from = from;
@@ -174,27 +187,33 @@ std::vector<RefMove> RawMoves(const RefPosition& pos, Side s) {
   return moves;
 }
 
-bool Mobile(const RefPosition& pos, Side s) { return !RawMoves(pos, s).empty(); }
+bool Mobile(const RefPosition& pos, Side s) {
+  return !RawMoves(pos, s).empty();
+}
 
 std::vector<RefMove> LegalMoves(const RefPosition& pos, LegalInfo* info) {
   LegalInfo local;
   LegalInfo& in = info ? *info : local;
   in = LegalInfo{};
   const RefPhase phase = PhaseOf(pos);
-  if (phase == RefPhase::kOver) return {};
+  if (phase == RefPhase::kOver) {
+    in.extra_no_move = pos.rules.extra_move && pos.side_to_move == Side::kBlack &&
+                       Completed(pos, Side::kWhite) && !Completed(pos, Side::kBlack) &&
+                       !(pos.rules.move_limit > 0 && pos.ply >= 2 * pos.rules.move_limit);
+    in.blocked_lose = pos.rules.block == Block::kLose && !Completed(pos, Side::kWhite) &&
+                      !Completed(pos, Side::kBlack) &&
+                      !(pos.rules.move_limit > 0 && pos.ply >= 2 * pos.rules.move_limit);
+    return {};
+  }
   const Side side = pos.side_to_move;
   const Side opp = Opponent(side);
   const Rules& rules = pos.rules;
-  std::vector<RefMove> m = RawMoves(pos, side);
+  std::vector<RefMove> m = RawMoves(pos, side, &in.raw_info);
   in.raw = int(m.size());
 
   std::vector<RefMove> legal;
   if (phase == RefPhase::kExtraMove) {
     // Black's compensating move: no filter, no pass.
-    if (m.empty()) {
-      in.extra_no_move = true;
-      return {};
-    }
     for (const RefMove& mv : m) {
       if (!Mobile(After(pos, mv), opp)) {
         ++in.exempt_kept;
@@ -278,26 +297,21 @@ RefStatus StatusOf(const RefPosition& pos) {
     } else if (white_done) {
       st.reason = pos.rules.extra_move ? RefEnd::kExtraMove : RefEnd::kGoal;
       st.outcome = RefOutcome::kWhiteWins;
+    } else if (!(pos.rules.move_limit > 0 && pos.ply >= 2 * pos.rules.move_limit)) {
+      st.reason = RefEnd::kBlocked;
+      st.outcome =
+          pos.side_to_move == Side::kWhite ? RefOutcome::kBlackWins : RefOutcome::kWhiteWins;
     } else {
       st.reason = RefEnd::kMoveLimit;
       if (pos.rules.limit_scoring == LimitScoring::kMoves) {
         st.outcome = RefOutcome::kUndecided;
       } else {
         const int w = PiecesHome(pos, Side::kWhite), b = PiecesHome(pos, Side::kBlack);
-        st.outcome = w > b ? RefOutcome::kWhiteWins
-                           : (b > w ? RefOutcome::kBlackWins : RefOutcome::kDraw);
+        st.outcome =
+            w > b ? RefOutcome::kWhiteWins : (b > w ? RefOutcome::kBlackWins : RefOutcome::kDraw);
       }
     }
     return st;
-  }
-  const bool mobile = Mobile(pos, pos.side_to_move);
-  if (phase == RefPhase::kExtraMove && !mobile) {
-    st.reason = RefEnd::kExtraMove;
-    st.outcome = RefOutcome::kWhiteWins;
-  } else if (phase == RefPhase::kPlay && !mobile && pos.rules.block == Block::kLose) {
-    st.reason = RefEnd::kBlocked;
-    st.outcome =
-        pos.side_to_move == Side::kWhite ? RefOutcome::kBlackWins : RefOutcome::kWhiteWins;
   }
   return st;
 }
@@ -320,7 +334,9 @@ uint64_t Perft(const RefPosition& pos, int depth) {
   return n;
 }
 
-int SquareIndex(int size, Coord c) { return c.rank * (size / 2) + c.file / 2; }
+int SquareIndex(int size, Coord c) {
+  return c.rank * (size / 2) + c.file / 2;
+}
 
 Coord CoordOf(int size, int square) {
   const int rank = square / (size / 2);

@@ -77,18 +77,23 @@ RefPosition StartPosition(int size, int rows, const Rules& rules);
 
 // Every piece of s on the board stands on its target, and s has a piece.
 bool Completed(const RefPosition& pos, Side s);
-// The phase from pieces, side to move and ply alone: a completed goal or the
-// move limit ends the game; White's completion gives Black one extra move.
+// The phase from pieces, side to move and ply: a completed goal or the move
+// limit ends the game; White's completion gives Black one extra move, or ends
+// the game at once when Black has no move for it.
 RefPhase PhaseOf(const RefPosition& pos);
 
 // M: every step and jump side s may make (as if s were to move), jump
 // chains with every prefix, one entry per (from, to).
-std::vector<RefMove> RawMoves(const RefPosition& pos, Side s);
+struct RawInfo {
+  int revisit_refused = 0;  // chain jumps refused because they land on a visited square
+};
+std::vector<RefMove> RawMoves(const RefPosition& pos, Side s, RawInfo* info = nullptr);
 bool Mobile(const RefPosition& pos, Side s);
 
 // What the legal move generation did, for the tests' coverage counts.
 struct LegalInfo {
   int raw = 0;                // |M|
+  RawInfo raw_info;           // how M of the side to move was found
   int filter_removed = 0;     // moves the block filter removed (before any fallback)
   bool fallback = false;      // the filter would have removed every move: M kept whole
   int exempt_kept = 0;        // moves that block the opponent but were kept as exempt
@@ -99,7 +104,7 @@ struct LegalInfo {
   bool mandatory_cut = false;        // mandatory jumps removed some steps
   bool pass = false;
   bool blocked_lose = false;   // block=lose, no move: the side to move has lost
-  bool extra_no_move = false;  // Black's extra move phase without a move: over
+  bool extra_no_move = false;  // White completed, Black has no extra move: over
 };
 
 // The legal moves of the side to move (a lone pass where it must pass;

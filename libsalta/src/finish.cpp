@@ -383,10 +383,15 @@ struct Key {
   bool operator==(const Key&) const = default;
 };
 
-inline uint64_t HashKey(const Key& k) {
-  uint64_t h = k.a * 0x9E3779B97F4A7C15ull ^ (k.b + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
-  return h ^ (h >> 29);
+// MurmurHash3's finaliser: every bit of the input reaches the low bits.
+inline uint64_t Mix64(uint64_t h) {
+  h ^= h >> 33;
+  h *= 0xFF51AFD7ED558CCDull;
+  h ^= h >> 33;
+  h *= 0xC4CEB9FE1A85EC53ull;
+  return h ^ (h >> 33);
 }
+inline uint64_t HashKey(const Key& k) { return Mix64(k.a ^ Mix64(k.b + 0x9E3779B97F4A7C15ull)); }
 
 // Lower bounds proven by failed searches, by exact state. Grows up to a
 // maximum, then replaces the weakest bound in the probed window.
@@ -485,25 +490,36 @@ class Solver {
       key_ = WithPiece(key_, i, sq_[i]);
     }
     start_time_ = Clock::now();
+    children_.reserve(4096);
   }
 
   void SetPartitions(std::vector<Partition> partitions) {
     partitions_ = std::move(partitions);
-    for (size_t q = 0; q < partitions_.size(); ++q) {
+    nq_ = int(partitions_.size());
+    for (int q = 0; q < nq_; ++q) {
       Partition& part = partitions_[q];
       sums_[q] = 0;
       for (size_t gi = 0; gi < part.groups.size(); ++gi) {
-        const int v = GroupValue(part.groups[gi]);
-        values_[q][gi] = v;
-        sums_[q] = std::min(kInf, sums_[q] + v);
+        const Group& group = part.groups[gi];
+        tables_[q][gi] = group.pdb->table.data();
+        uint32_t idx = 0;
+        for (size_t j = 0; j < group.pieces.size(); ++j) {
+          idx += uint32_t(sq_[group.pieces[j]]) * group.weight[j];
+          weight_[q][group.pieces[j]] = int32_t(group.weight[j]);
+        }
+        index_[q][gi] = idx;
+        const uint8_t v = tables_[q][gi][idx];
+        values_[q][gi] = v == kPdbUnreachable ? kInf : v;
+        sums_[q] = std::min(kInf, sums_[q] + values_[q][gi]);
       }
+      for (int i = 0; i < p_.k; ++i) group_of_[q][i] = part.group_of[i];
     }
   }
 
   // The static lower bound of the current state.
   int Heuristic() const {
     int h = 0;
-    for (size_t q = 0; q < partitions_.size(); ++q) h = std::max(h, sums_[q]);
+    for (int q = 0; q < nq_; ++q) h = std::max(h, sums_[q]);
     return h;
   }
 
@@ -572,17 +588,55 @@ class Solver {
       f(PopLowest(t), true);
   }
 
-  void Apply(int i, Square to) {
+  // The static lower bound after piece i moves to `to` (the current state
+  // has a finite bound).
+  int ChildHeuristic(int i, Square to) const {
+    const int delta = int(to) - sq_[i];
+    int h = 0;
+    for (int q = 0; q < nq_; ++q) {
+      const int gi = group_of_[q][i];
+      const uint8_t v = tables_[q][gi][index_[q][gi] + delta * weight_[q][i]];
+      if (v == kPdbUnreachable) return kInf;
+      h = std::max(h, sums_[q] - values_[q][gi] + v);
+    }
+    return h;
+  }
+
+  struct Saved {
+    std::array<int, 8> sums, values;
+  };
+
+  void Apply(int i, Square to, Saved& saved) {
     const Square from = sq_[i];
+    const int delta = int(to) - from;
     occ_ ^= SquareBit(from) | SquareBit(to);
     key_ = WithPiece(WithPiece(key_, i, from), i, to);  // xor out, xor in
     sq_[i] = int8_t(to);
-    for (size_t q = 0; q < partitions_.size(); ++q) {
-      const int gi = partitions_[q].group_of[i];
-      const int v = GroupValue(partitions_[q].groups[gi]);
-      const int old = values_[q][gi];
-      values_[q][gi] = v;
-      sums_[q] = sums_[q] < kInf && old < kInf && v < kInf ? sums_[q] - old + v : PartitionSum(q);
+    for (int q = 0; q < nq_; ++q) {
+      const int gi = group_of_[q][i];
+      saved.sums[q] = sums_[q];
+      saved.values[q] = values_[q][gi];
+      index_[q][gi] += delta * weight_[q][i];
+      const uint8_t v = tables_[q][gi][index_[q][gi]];
+      const int value = v == kPdbUnreachable ? kInf : v;
+      values_[q][gi] = value;
+      sums_[q] = sums_[q] < kInf && saved.values[q] < kInf && value < kInf
+                     ? sums_[q] - saved.values[q] + value
+                     : PartitionSum(q);
+    }
+  }
+
+  void Undo(int i, Square from, const Saved& saved) {
+    const Square to = sq_[i];
+    const int delta = int(from) - to;
+    occ_ ^= SquareBit(from) | SquareBit(to);
+    key_ = WithPiece(WithPiece(key_, i, to), i, from);
+    sq_[i] = int8_t(from);
+    for (int q = 0; q < nq_; ++q) {
+      const int gi = group_of_[q][i];
+      index_[q][gi] += delta * weight_[q][i];
+      values_[q][gi] = saved.values[q];
+      sums_[q] = saved.sums[q];
     }
   }
 
@@ -597,15 +651,7 @@ class Solver {
     return k;
   }
 
-  int GroupValue(const Group& group) const {
-    uint32_t idx = 0;
-    for (size_t j = 0; j < group.pieces.size(); ++j)
-      idx += uint32_t(sq_[group.pieces[j]]) * group.weight[j];
-    const uint8_t v = group.pdb->table[idx];
-    return v == kPdbUnreachable ? kInf : v;
-  }
-
-  int PartitionSum(size_t q) const {
+  int PartitionSum(int q) const {
     int sum = 0;
     for (size_t gi = 0; gi < partitions_[q].groups.size(); ++gi)
       sum = std::min(kInf, sum + values_[q][gi]);
@@ -626,6 +672,11 @@ class Solver {
     return false;
   }
 
+  struct Child {
+    PieceMove move;
+    int h;
+  };
+
   // Returns a lower bound on the cost to go from the current state (more
   // than bound - g when the search below fails); sets found_ on success.
   int Search(int g, int bound, int h, int last_piece, int last_from, int parent_h) {
@@ -635,70 +686,77 @@ class Solver {
       return h;
     }
     int best = kInf;
-    for (int i = 0; i < p_.k; ++i) {
-      PieceMove moves[64];
-      int count = 0;
+    const size_t base = children_.size();
+    bool goal = false;
+    for (int i = 0; i < p_.k && !goal; ++i) {
       ForEachMove(i, [&](Square to, bool jump) {
-        moves[count++] = PieceMove{int8_t(i), sq_[i], int8_t(to), jump};
-      });
-      for (int m = 0; m < count; ++m) {
-        const PieceMove mv = moves[m];
-        if (mv.piece == last_piece && mv.to == last_from) {
+        if (i == last_piece && to == last_from) {
           // Undoing the previous move leads back to the parent.
           best = std::min(best, Inc(parent_h));
-          continue;
+          return;
         }
-        const int sums_before[8] = {sums_[0], sums_[1], sums_[2], sums_[3],
-                                    sums_[4], sums_[5], sums_[6], sums_[7]};
-        Apply(i, mv.to);
-        const int hs = Heuristic();
-        if (hs == 0) {  // the goal
+        const int hc = ChildHeuristic(i, to);
+        const PieceMove mv{int8_t(i), sq_[i], int8_t(to), jump};
+        if (hc == 0) {
+          goal = true;
           path_.resize(g + 1);
           path_[g] = mv;
-          found_ = true;
-          Undo(i, mv.from, sums_before);
+        }
+        if (g + 1 + hc > bound) {
+          best = std::min(best, Inc(hc));
+          return;
+        }
+        children_.push_back(Child{mv, hc});
+      });
+    }
+    if (goal) {
+      children_.resize(base);
+      found_ = true;
+      return 0;
+    }
+    // Most promising first: the last iteration stops at the first solution.
+    std::sort(children_.begin() + base, children_.end(),
+              [](const Child& a, const Child& b) { return a.h < b.h; });
+    for (size_t c = base; c < children_.size(); ++c) {
+      const PieceMove mv = children_[c].move;
+      Saved saved;
+      Apply(mv.piece, mv.to, saved);
+      const int hc = std::max(children_[c].h, bounds_.Probe(key_));
+      int child = hc;
+      if (g + 1 + hc <= bound) {
+        child = Search(g + 1, bound, hc, mv.piece, mv.from, h);
+        if (found_) {
+          path_[g] = mv;
+          Undo(mv.piece, mv.from, saved);
+          children_.resize(base);
           return 0;
         }
-        const int hc = std::max(hs, bounds_.Probe(key_));
-        int child;
-        if (g + 1 + hc > bound || hc >= kInf) {
-          child = hc;
-        } else {
-          child = Search(g + 1, bound, hc, i, mv.from, h);
-          if (found_) {
-            path_[g] = mv;
-            Undo(i, mv.from, sums_before);
-            return 0;
-          }
-        }
-        Undo(i, mv.from, sums_before);
-        if (aborted_) return h;
-        best = std::min(best, Inc(child));
       }
+      Undo(mv.piece, mv.from, saved);
+      if (aborted_) {
+        children_.resize(base);
+        return h;
+      }
+      best = std::min(best, Inc(child));
     }
+    children_.resize(base);
     best = std::max(best, h);
     bounds_.Store(key_, best);
     return best;
-  }
-
-  void Undo(int i, Square from, const int* sums_before) {
-    const Square to = sq_[i];
-    occ_ ^= SquareBit(from) | SquareBit(to);
-    key_ = WithPiece(WithPiece(key_, i, to), i, from);
-    sq_[i] = int8_t(from);
-    for (size_t q = 0; q < partitions_.size(); ++q) {
-      const int gi = partitions_[q].group_of[i];
-      values_[q][gi] = GroupValue(partitions_[q].groups[gi]);
-      sums_[q] = sums_before[q];
-    }
   }
 
   const Problem& p_;
   const FinishOptions& options_;
   BoundTable bounds_;
   std::vector<Partition> partitions_;
+  int nq_ = 0;
   std::array<int, 8> sums_{};
   std::array<std::array<int, 16>, 8> values_{};
+  std::array<std::array<uint32_t, 16>, 8> index_{};
+  std::array<std::array<const uint8_t*, 16>, 8> tables_{};
+  std::array<std::array<int32_t, kMaxPiecesInProblem>, 8> weight_{};
+  std::array<std::array<int8_t, kMaxPiecesInProblem>, 8> group_of_{};
+  std::vector<Child> children_;
   std::array<int8_t, kMaxPiecesInProblem> sq_{};
   Bitboard occ_ = 0;
   Key key_;
@@ -786,7 +844,6 @@ absl::StatusOr<FinishResult> MinMovesToFinish(const Position& pos, Side side,
     singles.groups.push_back(std::move(group));
   }
   std::vector<Partition> partitions;
-  partitions.push_back(std::move(singles));
   if (!p.jumps) {
     const int size = options.pattern_group_size < 0 ? DefaultGroupSize(p.n)
                                                     : options.pattern_group_size;
@@ -798,6 +855,9 @@ absl::StatusOr<FinishResult> MinMovesToFinish(const Position& pos, Side side,
       for (Partition& part : *parts) partitions.push_back(std::move(part));
     }
   }
+  // Each database is at least the sum of its pieces' distances, so the
+  // single pieces only count when there are no databases.
+  if (partitions.empty()) partitions.push_back(std::move(singles));
   if (partitions.size() > 8) partitions.resize(8);
 
   Solver solver(p, options);

@@ -82,25 +82,24 @@ int PiecesHome(const Position& pos, Side s) {
 }
 
 GameStatus StatusOf(const Position& pos) {
+  if (pos.phase() != Phase::kOver) return {};
   const Rules& rules = pos.variant().rules();
   const bool white = pos.Completed(Side::kWhite), black = pos.Completed(Side::kBlack);
-  if (pos.phase() == Phase::kOver) {
-    if (white && black) return {EndReason::kExtraMove, Outcome::kDraw};
-    if (black) return {EndReason::kGoal, Outcome::kBlackWins};
-    if (white)
-      return {rules.extra_move ? EndReason::kExtraMove : EndReason::kGoal, Outcome::kWhiteWins};
-    if (rules.limit_scoring == LimitScoring::kPieces) {
-      const int w = PiecesHome(pos, Side::kWhite), b = PiecesHome(pos, Side::kBlack);
-      return {EndReason::kMoveLimit, w > b   ? Outcome::kWhiteWins
-                                     : w < b ? Outcome::kBlackWins
-                                             : Outcome::kDraw};
-    }
-    return {EndReason::kMoveLimit, Outcome::kUndecided};
-  }
-  if (rules.block == Block::kLose && CountLegal(pos) == 0)
+  if (white && black) return {EndReason::kExtraMove, Outcome::kDraw};
+  if (black) return {EndReason::kGoal, Outcome::kBlackWins};
+  if (white)
+    return {rules.extra_move ? EndReason::kExtraMove : EndReason::kGoal, Outcome::kWhiteWins};
+  const int limit = pos.variant().limit_ply();
+  if (limit == 0 || pos.ply() < limit)  // block=lose: the side to move has no move
     return {EndReason::kBlocked,
             pos.side_to_move() == Side::kWhite ? Outcome::kBlackWins : Outcome::kWhiteWins};
-  return {};
+  if (rules.limit_scoring == LimitScoring::kPieces) {
+    const int w = PiecesHome(pos, Side::kWhite), b = PiecesHome(pos, Side::kBlack);
+    return {EndReason::kMoveLimit, w > b   ? Outcome::kWhiteWins
+                                   : w < b ? Outcome::kBlackWins
+                                           : Outcome::kDraw};
+  }
+  return {EndReason::kMoveLimit, Outcome::kUndecided};
 }
 
 }  // namespace salta

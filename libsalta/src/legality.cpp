@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "salta/game.h"
 #include "salta/movegen.h"
 
 namespace salta {
@@ -75,7 +76,9 @@ absl::StatusOr<Move> ResolveMove(const Position& pos, const MoveText& text) {
   const Variant& v = pos.variant();
   const Geometry& g = v.geometry();
   const Side side = pos.side_to_move();
-  if (pos.over()) return Illegal("the game is already over");
+  if (pos.over())
+    return Illegal(absl::StrCat("the game is already over (", EndReasonName(StatusOf(pos).reason),
+                                ")"));
   MoveList legal;
   GenerateLegal(pos, legal);
 

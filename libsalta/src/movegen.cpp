@@ -316,7 +316,7 @@ uint64_t CountLegalTwoPly(const Position& pos) {
     return total;
   }
   const auto [steps, jumps] = CountRaw(v, s, b);
-  if (steps + jumps == 0) return CountLegalAfter(pos, Move::Pass());
+  if (steps + jumps == 0) return CanPass(pos) ? CountLegalAfter(pos, Move::Pass()) : 0;
   const TwoPlyNode node{v,
                         g,
                         s,

@@ -242,8 +242,8 @@ absl::StatusOr<Position> ParsePosition(const Variant& variant, absl::string_view
                                     "reached"
           : derived == Phase::kExtraMove
               ? "White has completed its goal and Black is to make its extra move"
-              : "the game is over (a goal completed, the extra move played or the move limit "
-                "reached)";
+              : "the game is over (a goal completed, the extra move played, the move limit "
+                "reached, or block=lose and the side to move has no move)";
       return Invalid(
           absl::StrCat("position field 4 \"", state, "\""),
           absl::StrCat("contradicts the position: ", why, ", so the state is ", expected));

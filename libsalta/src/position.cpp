@@ -53,7 +53,11 @@ Phase Position::DerivePhase() const {
       return Phase::kExtraMove;
     return Phase::kOver;
   }
-  return limit_reached ? Phase::kOver : Phase::kPlay;
+  if (limit_reached) return Phase::kOver;
+  // block=lose: a side to move with no move has lost.
+  if (variant_->rules().block == Block::kLose && !IsMobile(*this, side_to_move_))
+    return Phase::kOver;
+  return Phase::kPlay;
 }
 
 bool Position::Completed(Side s) const {
@@ -104,6 +108,9 @@ Position::Undo Position::Make(Move m) {
   }
   const int limit = variant_->limit_ply();
   if (limit > 0 && ply_ >= limit) next = Phase::kOver;
+  if (next == Phase::kPlay && variant_->rules().block == Block::kLose &&
+      !IsMobile(*this, side_to_move_))
+    next = Phase::kOver;
   if (next != phase_) {
     hash_ ^= variant_->phase_key(int(phase_)) ^ variant_->phase_key(int(next));
     phase_ = next;

@@ -108,7 +108,10 @@ class Parser {
 
   bool Fail(SourcePos at, std::string message) {
     Start();
-    game_.error = RecordError{at, std::move(message), in_movetext_};
+    game_.error.emplace();
+    game_.error->at = at;
+    game_.error->message = std::move(message);
+    game_.error->in_movetext = in_movetext_;
     return false;
   }
 
@@ -251,6 +254,7 @@ class Parser {
     const SourcePos at = Here();
     const bool brace = s_[i_] == '{';
     Advance();
+    const size_t start = i_;
     while (true) {
       if (i_ >= s_.size()) {
         if (brace) return Fail(at, "the comment is not closed by '}'");
@@ -272,7 +276,7 @@ class Parser {
         if (c != '\r' || i_ + 1 >= s_.size() || s_[i_ + 1] != '\n') out.push_back(char(c));
         Advance();
       }
-      if (out.size() > limits_.max_comment_bytes)
+      if (i_ - start > limits_.max_comment_bytes)
         return Fail(at, absl::StrCat("the comment is longer than ", limits_.max_comment_bytes,
                                      " bytes (or not closed by '}')"));
     }
@@ -343,10 +347,13 @@ class Parser {
       }
       ok = ok && move.find('-') != absl::string_view::npos;
     }
-    if (!ok)
-      return Fail(at, absl::StrCat("unexpected \"", token,
+    if (!ok) {
+      Fail(at, absl::StrCat("unexpected \"", token,
                                    "\": expected a move such as c3-d4 or 32-43, -- for a pass, "
                                    "a move number such as 12. or a result (1-0 0-1 1/2-1/2 *)"));
+      game_.error->token = std::string(token);
+      return false;
+    }
     if (int(game_.record.moves.size()) >= kMaxPlies)
       return Fail(at, absl::StrCat("more than ", kMaxPlies, " moves in one game"));
     RecordMove& m = game_.record.moves.emplace_back();
@@ -417,7 +424,6 @@ class LineWriter {
     // A ';' comment runs to the end of the line.
     std::string flat(text);
     std::replace(flat.begin(), flat.end(), '\n', ' ');
-    std::replace(flat.begin(), flat.end(), '\r', ' ');
     force_break_ = true;
     Add(absl::StrCat(";", flat));
   }
@@ -621,10 +627,12 @@ std::string WriteRecord(const GameRecord& game) {
     absl::StrAppend(&out, "[", game.tags[k].first, " \"", EscapeTagValue(game.tags[k].second),
                     "\"]\n");
   };
-  for (const auto* group : {&kRosterTags, &kSaltaTags})
-    for (absl::string_view name : *group)
-      for (size_t k = 0; k < game.tags.size(); ++k)
-        if (!written[k] && game.tags[k].first == name) write_tag(k);
+  for (absl::string_view name : kRosterTags)
+    for (size_t k = 0; k < game.tags.size(); ++k)
+      if (!written[k] && game.tags[k].first == name) write_tag(k);
+  for (absl::string_view name : kSaltaTags)
+    for (size_t k = 0; k < game.tags.size(); ++k)
+      if (!written[k] && game.tags[k].first == name) write_tag(k);
   for (size_t k = 0; k < game.tags.size(); ++k)
     if (!written[k]) write_tag(k);
   if (!game.tags.empty()) out.push_back('\n');
@@ -636,12 +644,14 @@ std::string WriteRecord(const GameRecord& game) {
   bool black = numbering.black_first;
   bool need_number = true;
   for (const RecordMove& m : game.moves) {
+    // A number stays on the line of its move.
     if (!black) {
-      lines.Add(absl::StrCat(number, "."));
+      lines.Add(absl::StrCat(number, ". ", m.text, m.annotation));
     } else if (need_number) {
-      lines.Add(absl::StrCat(number, "..."));
+      lines.Add(absl::StrCat(number, "... ", m.text, m.annotation));
+    } else {
+      lines.Add(absl::StrCat(m.text, m.annotation));
     }
-    lines.Add(absl::StrCat(m.text, m.annotation));
     for (const std::string& c : m.comments) lines.AddComment(c);
     need_number = !m.comments.empty();
     if (black) ++number;

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <set>
 
 #include "absl/strings/ascii.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -21,10 +23,6 @@
 
 namespace salta {
 namespace {
-
-bool Before(SourcePos a, SourcePos b) {
-  return a.line < b.line || (a.line == b.line && a.column < b.column);
-}
 
 // A square written as "c3" or "32", without building error messages; -1 if
 // the text is not a plain square of the board (ParseSquare then says why).
@@ -57,6 +55,23 @@ bool FastMoveText(const Geometry& g, const std::string& text, Square& from, Squa
   const int b = FastSquare(g, text.data() + dash + 1, text.size() - dash - 1);
   if (a < 0 || b < 0) return false;
   from = a, to = b;
+  return true;
+}
+
+// Variants are interned for the life of the process (variant.h), and a rules
+// spec can name some 10^8 of them (move-limit alone takes 10,001 values). To
+// keep memory bounded on any input, one process replays games under at most
+// kMaxVariants different ones.
+constexpr size_t kMaxVariants = 1024;
+
+bool AdmitVariant(const Geometry& g, const Rules& rules) {
+  static absl::Mutex mu;
+  static auto* seen = new std::set<std::string>();
+  std::string key = absl::StrCat(g.size(), "/", g.rows(), "/", rules.ToString());
+  absl::MutexLock lock(&mu);
+  if (seen->count(key)) return true;
+  if (seen->size() >= kMaxVariants) return false;
+  seen->insert(std::move(key));
   return true;
 }
 
@@ -150,6 +165,13 @@ class Replayer {
         return false;
       }
       geometry = *g;
+    }
+    if (!AdmitVariant(geometry, *rules)) {
+      Error(At(rules_tag ? rules_at : record_.start,
+               absl::StrCat("more than ", kMaxVariants,
+                            " different rule sets and boards in one run: this game's are not "
+                            "replayed (variants are kept for the life of the process)")));
+      return false;
     }
     absl::StatusOr<const Variant*> variant = Variant::Get(geometry, *rules);
     if (!variant.ok()) {
@@ -258,6 +280,7 @@ class Replayer {
   void SyntaxError() {
     const RecordError& e = *game_.error;
     ReplayIssue i = At(e.at, e.message);
+    i.move = e.token;
     if (e.in_movetext && report_.final_position) {
       i.ply = report_.plies + 1;
       const Position& pos = *report_.final_position;
@@ -346,9 +369,9 @@ class Replayer {
     if (!expected.empty()) {
       report_.result = expected;
     } else if (extra_pending && claimed == "*") {
-      report_.result = "*";
+      report_.result.assign(1, '*');
     } else {
-      report_.result = "?";
+      report_.result.assign(1, '?');
     }
     if (!claimed.empty() && !expected.empty() && claimed != expected &&
         !(extra_pending && claimed == "*")) {

@@ -18,7 +18,7 @@ namespace salta {
 enum class Phase : uint8_t {
   kPlay = 0,       // the side to move plays normally
   kExtraMove = 1,  // White has completed; Black makes its one compensating move
-  kOver = 2,       // the game has ended (goal, extra move played, move limit)
+  kOver = 2,       // the game has ended (goal, extra move, move limit, block=lose)
 };
 
 class Position {

@@ -73,6 +73,7 @@ struct RecordError {
   SourcePos at;
   std::string message;
   bool in_movetext = false;  // after the tag section: it concerns the next move
+  std::string token;         // the token at fault, when it is a malformed move
 };
 
 // A game as read: what could be read of it and, when it is malformed, the
@@ -124,8 +125,6 @@ class GameSplitter {
   bool io_error_ = false;
   bool first_ = true;
   int line_ = 1, column_ = 1;
-  // A game start ('[' after movetext) seen but not yet handed out.
-  bool pending_start_ = false;
 };
 
 // Parses the games in a game text (usually one). Calls `on_game` for each,

@@ -1,0 +1,528 @@
+// The scoring count (salta/finish.h) against a plain breadth-first search
+// written here, independently: a board of (file, rank) coordinates, the
+// moves straight from the rules (steps, jumps over own pieces, chains that
+// never revisit a square), and the distance of every placement of the
+// pieces to the goal. Every count must be identical and every solution must
+// replay, move by move, to the goal.
+#include "salta/finish.h"
+
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <map>
+#include <random>
+#include <set>
+#include <unordered_map>
+
+#include "salta/game.h"
+#include "salta/notation.h"
+
+namespace salta {
+namespace {
+
+struct Coord {
+  int file, rank;
+  bool operator==(const Coord&) const = default;
+};
+
+// One side alone on the board, its moves by the rules.
+class Reference {
+ public:
+  Reference(const Variant& v, Side side, std::vector<PieceId> pieces)
+      : v_(v), side_(side), pieces_(std::move(pieces)) {
+    const Geometry& g = v.geometry();
+    n_ = g.size();
+    for (int r = 0; r < n_; ++r)
+      for (int f = 0; f < n_; ++f)
+        if ((f + r) % 2 == 0) {
+          index_[{f, r}] = int(coords_.size());
+          coords_.push_back({f, r});
+        }
+    for (PieceId p : pieces_) {
+      const Square t = v.target(p);
+      targets_.push_back(index_.at({g.file_of(t), g.rank_of(t)}));
+    }
+    const Rules& rules = v.rules();
+    const int fwd = side == Side::kWhite ? 1 : -1;
+    step_dirs_ = {{-1, fwd}, {1, fwd}};
+    if (rules.steps == Steps::kAny) step_dirs_.insert(step_dirs_.end(), {{-1, -fwd}, {1, -fwd}});
+    jumps_ = rules.jump_over == JumpOver::kAny;
+    jump_dirs_ = {{-1, fwd}, {1, fwd}};
+    if (rules.jump_dir == JumpDir::kAny) jump_dirs_.insert(jump_dirs_.end(), {{-1, -fwd}, {1, -fwd}});
+    chain_ = rules.chain;
+  }
+
+  int squares() const { return int(coords_.size()); }
+  int pieces() const { return int(pieces_.size()); }
+  const std::vector<int>& goal() const { return targets_; }
+
+  uint64_t Encode(const std::vector<int>& state) const {
+    uint64_t code = 0;
+    for (int j = pieces() - 1; j >= 0; --j) code = code * squares() + state[j];
+    return code;
+  }
+  std::vector<int> Decode(uint64_t code) const {
+    std::vector<int> state(pieces());
+    for (int j = 0; j < pieces(); ++j) {
+      state[j] = int(code % squares());
+      code /= squares();
+    }
+    return state;
+  }
+  uint64_t NumCodes() const {
+    uint64_t c = 1;
+    for (int j = 0; j < pieces(); ++j) c *= squares();
+    return c;
+  }
+  static bool Valid(const std::vector<int>& state) {
+    for (size_t a = 0; a < state.size(); ++a)
+      for (size_t b = a + 1; b < state.size(); ++b)
+        if (state[a] == state[b]) return false;
+    return true;
+  }
+
+  int At(int f, int r) const {
+    if (f < 0 || r < 0 || f >= n_ || r >= n_) return -1;
+    return index_.at({f, r});
+  }
+  bool Occupied(const std::vector<int>& state, int sq) const {
+    for (int s : state)
+      if (s == sq) return true;
+    return false;
+  }
+
+  // Every (piece, destination) the rules allow.
+  std::vector<std::pair<int, int>> Moves(const std::vector<int>& state) const {
+    std::vector<std::pair<int, int>> moves;
+    for (int j = 0; j < pieces(); ++j) {
+      const Coord c = coords_[state[j]];
+      for (auto [df, dr] : step_dirs_) {
+        const int t = At(c.file + df, c.rank + dr);
+        if (t >= 0 && !Occupied(state, t)) moves.push_back({j, t});
+      }
+      if (!jumps_) continue;
+      std::vector<int> others = state;
+      others.erase(others.begin() + j);
+      std::set<int> reached;
+      std::vector<int> visited = {state[j]};
+      Chain(others, state[j], visited, reached);
+      for (int t : reached) moves.push_back({j, t});
+    }
+    return moves;
+  }
+
+  // Distance to the goal of every placement (-1: cannot finish), by a
+  // breadth-first search over the explicit graph of all placements.
+  std::vector<int> Distances() const {
+    const uint64_t codes = NumCodes();
+    std::vector<std::vector<uint32_t>> preds(codes);
+    for (uint64_t code = 0; code < codes; ++code) {
+      std::vector<int> state = Decode(code);
+      if (!Valid(state)) continue;
+      for (auto [j, t] : Moves(state)) {
+        std::vector<int> next = state;
+        next[j] = t;
+        preds[Encode(next)].push_back(uint32_t(code));
+      }
+    }
+    std::vector<int> dist(codes, -1);
+    std::deque<uint64_t> queue = {Encode(goal())};
+    dist[queue.front()] = 0;
+    while (!queue.empty()) {
+      const uint64_t code = queue.front();
+      queue.pop_front();
+      for (uint32_t p : preds[code])
+        if (dist[p] < 0) {
+          dist[p] = dist[code] + 1;
+          queue.push_back(p);
+        }
+    }
+    return dist;
+  }
+
+  // The same for steps only, without storing the graph: a piece on c came
+  // from c - d by a step d.
+  std::vector<int8_t> StepDistances() const {
+    EXPECT_FALSE(jumps_);
+    const uint64_t codes = NumCodes();
+    std::vector<int8_t> dist(codes, -1);
+    std::vector<uint64_t> queue = {Encode(goal())};
+    dist[queue.front()] = 0;
+    for (size_t head = 0; head < queue.size(); ++head) {
+      const uint64_t code = queue[head];
+      const std::vector<int> state = Decode(code);
+      for (int j = 0; j < pieces(); ++j) {
+        const Coord c = coords_[state[j]];
+        for (auto [df, dr] : step_dirs_) {
+          const int from = At(c.file - df, c.rank - dr);
+          if (from < 0 || Occupied(state, from)) continue;
+          std::vector<int> prev = state;
+          prev[j] = from;
+          const uint64_t p = Encode(prev);
+          if (dist[p] < 0) {
+            dist[p] = int8_t(dist[code] + 1);
+            queue.push_back(p);
+          }
+        }
+      }
+    }
+    return dist;
+  }
+
+  Position ToPosition(const std::vector<int>& state) const {
+    std::vector<std::pair<PieceId, Square>> placed;
+    for (int j = 0; j < pieces(); ++j)
+      placed.emplace_back(pieces_[j],
+                          v_.geometry().at(coords_[state[j]].file, coords_[state[j]].rank));
+    return *Position::Make(v_, placed, side_, 0);
+  }
+
+  // Replays a solution: each move must be one of Moves(); returns whether
+  // it ends at the goal, with the reason in *why when not.
+  bool Replay(std::vector<int> state, const std::vector<Move>& moves, std::string* why) const {
+    const Geometry& g = v_.geometry();
+    for (size_t i = 0; i < moves.size(); ++i) {
+      const int from = At(g.file_of(moves[i].from), g.rank_of(moves[i].from));
+      const int to = At(g.file_of(moves[i].to), g.rank_of(moves[i].to));
+      int j = -1;
+      for (int q = 0; q < pieces(); ++q)
+        if (state[q] == from) j = q;
+      bool legal = false;
+      if (j >= 0)
+        for (auto m : Moves(state)) legal |= m == std::make_pair(j, to);
+      if (!legal) {
+        *why = "move " + std::to_string(i + 1) + " is not legal";
+        return false;
+      }
+      state[j] = to;
+    }
+    if (state != goal()) {
+      *why = "does not end at the goal";
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  void Chain(const std::vector<int>& others, int at, std::vector<int>& visited,
+             std::set<int>& reached) const {
+    const Coord c = coords_[at];
+    for (auto [df, dr] : jump_dirs_) {
+      const int over = At(c.file + df, c.rank + dr);
+      const int land = At(c.file + 2 * df, c.rank + 2 * dr);
+      if (over < 0 || land < 0 || !Occupied(others, over) || Occupied(others, land)) continue;
+      if (std::find(visited.begin(), visited.end(), land) != visited.end()) continue;
+      reached.insert(land);
+      if (!chain_) continue;
+      visited.push_back(land);
+      Chain(others, land, visited, reached);
+      visited.pop_back();
+    }
+  }
+
+  const Variant& v_;
+  Side side_;
+  std::vector<PieceId> pieces_;
+  int n_;
+  std::vector<Coord> coords_;
+  std::map<std::pair<int, int>, int> index_;
+  std::vector<int> targets_;
+  std::vector<std::pair<int, int>> step_dirs_, jump_dirs_;
+  bool jumps_ = false;
+  bool chain_ = false;
+};
+
+const Variant& MakeV(const std::string& preset, const std::vector<std::string>& overrides,
+                     int size, int rows) {
+  absl::StatusOr<const Variant*> v = MakeVariant(preset, overrides, size, rows);
+  EXPECT_TRUE(v.ok()) << v.status();
+  return **v;
+}
+
+// Compares the solver with the reference on the placements whose code is a
+// multiple of `stride` (1: every placement).
+void CrossCheck(const Variant& v, Side side, const std::vector<PieceId>& pieces,
+                const FinishOptions& options, uint64_t stride, bool steps_only_bfs) {
+  Reference ref(v, side, pieces);
+  std::vector<int> dist;
+  if (steps_only_bfs) {
+    std::vector<int8_t> d = ref.StepDistances();
+    dist.assign(d.begin(), d.end());
+  } else {
+    dist = ref.Distances();
+  }
+  FinishOptions opts = options;
+  opts.want_solution = true;
+  int checked = 0, unreachable = 0, failures = 0;
+  for (uint64_t code = 0; code < ref.NumCodes() && failures < 5; code += stride) {
+    const std::vector<int> state = ref.Decode(code);
+    if (!Reference::Valid(state)) continue;
+    const Position pos = ref.ToPosition(state);
+    absl::StatusOr<FinishResult> r = MinMovesToFinish(pos, side, opts);
+    ASSERT_TRUE(r.ok()) << r.status();
+    ++checked;
+    const std::string where = PositionToString(pos) + " (" + v.rules().ToString() + ", " +
+                              v.geometry().ToString() + ")";
+    EXPECT_TRUE(r->exact) << where;
+    if (dist[code] < 0) {
+      ++unreachable;
+      if (r->reachable) ++failures;
+      EXPECT_FALSE(r->reachable) << where;
+      continue;
+    }
+    if (!r->reachable || r->moves() != dist[code]) ++failures;
+    EXPECT_TRUE(r->reachable) << where;
+    EXPECT_EQ(r->moves(), dist[code]) << where;
+    EXPECT_EQ(int(r->solution.size()), dist[code]) << where;
+    std::string why;
+    EXPECT_TRUE(ref.Replay(state, r->solution, &why)) << where << ": " << why;
+    EXPECT_TRUE(CheckSolution(pos, side, r->solution).ok()) << where;
+  }
+  EXPECT_GT(checked, 0);
+  EXPECT_EQ(failures, 0);
+}
+
+FinishOptions WithGroups(int size) {
+  FinishOptions options;
+  options.pattern_group_size = size;
+  return options;
+}
+
+struct RuleSet {
+  std::string preset;
+  std::vector<std::string> overrides;
+};
+
+std::vector<RuleSet> AllMoveOptions() {
+  return {
+      {"standard", {}},
+      {"pre1900", {}},
+      {"forward", {}},                                          // forward steps, chains over any
+      {"standard", {"jump-over=any"}},                           // single forward jumps
+      {"standard", {"jump-over=any", "jump-dir=any", "chain=on"}},  // chains every way
+      {"standard", {"steps=forward"}},                           // forward steps only
+      {"forward", {"chain=off", "jump-dir=any"}},               // forward steps, jumps back
+  };
+}
+
+std::vector<PieceId> PiecesOf(Side side, const std::vector<std::pair<Kind, int>>& which) {
+  std::vector<PieceId> ids;
+  for (auto [kind, number] : which) ids.push_back(MakePiece(side, kind, number));
+  return ids;
+}
+
+TEST(Finish, EveryPlacementOn4x4) {
+  for (const RuleSet& rs : AllMoveOptions())
+    for (Side side : {Side::kWhite, Side::kBlack}) {
+      const Variant& v = MakeV(rs.preset, rs.overrides, 4, 1);
+      const auto pieces = PiecesOf(side, {{Kind::kStar, 1}, {Kind::kStar, 2}});
+      for (int group : {-1, 0, 1})
+        CrossCheck(v, side, pieces, WithGroups(group), 1, false);
+    }
+}
+
+TEST(Finish, EveryPlacementOn6x6) {
+  for (const RuleSet& rs : AllMoveOptions())
+    for (Side side : {Side::kWhite, Side::kBlack}) {
+      const Variant& v = MakeV(rs.preset, rs.overrides, 6, 1);
+      const auto pieces = PiecesOf(side, {{Kind::kStar, 1}, {Kind::kStar, 2}, {Kind::kStar, 3}});
+      CrossCheck(v, side, pieces, FinishOptions{}, 1, false);
+      CrossCheck(v, side, pieces, WithGroups(0), 7, false);
+    }
+}
+
+// Four pieces of two rows: stars and moons that must pass each other.
+TEST(Finish, EveryPlacementOf4PiecesOn6x6) {
+  for (const RuleSet& rs : {RuleSet{"standard", {}}, RuleSet{"pre1900", {}}}) {
+    const Variant& v = MakeV(rs.preset, rs.overrides, 6, 2);
+    const auto pieces = PiecesOf(Side::kWhite, {{Kind::kStar, 1},
+                                                {Kind::kStar, 2},
+                                                {Kind::kMoon, 1},
+                                                {Kind::kMoon, 2}});
+    CrossCheck(v, Side::kWhite, pieces, FinishOptions{}, 1, true);
+    CrossCheck(v, Side::kWhite, pieces, WithGroups(2), 3, true);
+    CrossCheck(v, Side::kWhite, pieces, WithGroups(0), 11, true);
+  }
+  // Forward steps only: many placements cannot finish.
+  const Variant& fwd = MakeV("standard", {"steps=forward"}, 6, 2);
+  CrossCheck(fwd, Side::kBlack,
+             PiecesOf(Side::kBlack,
+                      {{Kind::kStar, 1}, {Kind::kStar, 3}, {Kind::kMoon, 2}, {Kind::kMoon, 3}}),
+             WithGroups(2), 1, true);
+}
+
+TEST(Finish, EveryPlacementOf2PiecesOn10x10) {
+  for (const RuleSet& rs : AllMoveOptions())
+    for (Side side : {Side::kWhite, Side::kBlack}) {
+      const Variant& v = MakeV(rs.preset, rs.overrides, 10, 3);
+      const auto pieces = PiecesOf(side, {{Kind::kSun, 3}, {Kind::kStar, 3}});
+      CrossCheck(v, side, pieces, FinishOptions{}, 1, false);
+    }
+}
+
+TEST(Finish, PlacementsOf3PiecesOn10x10) {
+  const Variant& v = MakeV("standard", {}, 10, 3);
+  const auto pieces = PiecesOf(Side::kWhite, {{Kind::kStar, 2}, {Kind::kMoon, 2}, {Kind::kSun, 2}});
+  CrossCheck(v, Side::kWhite, pieces, FinishOptions{}, 5, true);
+  CrossCheck(v, Side::kWhite, pieces, WithGroups(2), 7, true);
+  CrossCheck(v, Side::kWhite, pieces, WithGroups(0), 31, true);
+  const Variant& jumps = MakeV("forward", {}, 10, 3);
+  CrossCheck(jumps, Side::kBlack,
+             PiecesOf(Side::kBlack, {{Kind::kStar, 2}, {Kind::kMoon, 2}, {Kind::kSun, 2}}),
+             FinishOptions{}, 13, false);
+}
+
+TEST(Finish, PlacementsOf4PiecesOn10x10) {
+  const Variant& v = MakeV("pre1900", {}, 10, 3);
+  const auto pieces = PiecesOf(
+      Side::kBlack, {{Kind::kStar, 4}, {Kind::kMoon, 4}, {Kind::kMoon, 5}, {Kind::kSun, 4}});
+  CrossCheck(v, Side::kBlack, pieces, FinishOptions{}, 4999, true);
+  CrossCheck(v, Side::kBlack, pieces, WithGroups(2), 7919, true);
+}
+
+// ---------------------------------------------------------------------------
+// Hand-made hard cases on the full board, checked against a plain
+// breadth-first search from the position itself.
+
+int PlainBfs(const Position& start, Side side, int max_depth) {
+  std::vector<PieceId> ids;
+  for (PieceId p = int(side) * kPiecesPerSide; p < (int(side) + 1) * kPiecesPerSide; ++p)
+    if (start.square_of(p) != kNoSquare) ids.push_back(p);
+  Reference ref(start.variant(), side, ids);
+  const Geometry& g = start.variant().geometry();
+  std::vector<int> s0;
+  for (PieceId p : ids) s0.push_back(ref.At(g.file_of(start.square_of(p)), g.rank_of(start.square_of(p))));
+  auto key = [](const std::vector<int>& s) {
+    std::string k;
+    for (int x : s) k.push_back(char(x));
+    return k;
+  };
+  std::unordered_map<std::string, int> seen = {{key(s0), 0}};
+  std::vector<std::vector<int>> frontier = {s0};
+  for (int depth = 0; depth <= max_depth; ++depth) {
+    std::vector<std::vector<int>> next;
+    for (const auto& s : frontier) {
+      if (s == ref.goal()) return depth;
+      for (auto [j, t] : ref.Moves(s)) {
+        std::vector<int> c = s;
+        c[j] = t;
+        if (seen.emplace(key(c), depth + 1).second) next.push_back(std::move(c));
+      }
+    }
+    frontier = std::move(next);
+  }
+  return -1;
+}
+
+struct HardCase {
+  const char* name;
+  const char* position;
+  Side side;
+};
+
+TEST(Finish, HandMadeHardCases) {
+  const Variant& v = Variant::Default();
+  const HardCase cases[] = {
+      // Stars 1 and 2 exchanged on the last rank they fill, everything else home.
+      {"swap on rank 8", "w S1d8,S2b8,S3f8,S4h8,S5j8,M1a9,M2c9,M3e9,M4g9,M5i9,U1b10,U2d10,U3f10,U4h10,U5j10", Side::kWhite},
+      // Two suns exchanged on the back rank, behind the full ranks 8 and 9.
+      {"swap on rank 10", "w S1b8,S2d8,S3f8,S4h8,S5j8,M1a9,M2c9,M3e9,M4g9,M5i9,U1d10,U2b10,U3f10,U4h10,U5j10", Side::kWhite},
+      // A sun walled in below its home: every square of ranks 8 and 9 taken.
+      {"sun walled in", "w S1b8,S2d8,S3f8,S4h8,S5j8,M1a9,M2c9,M3e9,M4g9,M5i9,U1b10,U2d10,U3e7,U4h10,U5j10", Side::kWhite},
+      // Black: a moon and a star in each other's place.
+      {"black moon and star exchanged", "w s1i3,s2g3,s3e3,s4c3,s5a3,m1j2,m2h2,m3f2,m4d2,m5b2,u1i1,u2g1,u3e1,u4c1,u5a1", Side::kBlack},
+      // Black: stars in reverse order on their rank (3 of them).
+      {"black stars reversed", "w s1a3,s2g3,s3e3,s4c3,s5i3,m1j2,m2h2,m3f2,m4d2,m5b2,u1i1,u2g1,u3e1,u4c1,u5a1", Side::kBlack},
+      // Moons on the stars' rank and stars on the moons' squares: the
+      // wrong row of the goal order.
+      {"white moon and star rows crossed", "w S1a9,S2d8,S3f8,S4h8,S5j8,M1b8,M2c9,M3e9,M4g9,M5i9,U1b10,U2d10,U3f10,U4h10,U5j10", Side::kWhite},
+  };
+  for (const HardCase& c : cases) {
+    absl::StatusOr<Position> pos = ParsePosition(v, c.position);
+    ASSERT_TRUE(pos.ok()) << c.name << ": " << pos.status();
+    FinishOptions options;
+    options.want_solution = true;
+    absl::StatusOr<FinishResult> r = MinMovesToFinish(*pos, c.side, options);
+    ASSERT_TRUE(r.ok()) << c.name;
+    ASSERT_TRUE(r->exact) << c.name;
+    const int bfs = PlainBfs(*pos, c.side, r->moves());
+    EXPECT_EQ(r->moves(), bfs) << c.name;
+    EXPECT_TRUE(CheckSolution(*pos, c.side, r->solution).ok()) << c.name;
+    EXPECT_EQ(int(r->solution.size()), r->moves()) << c.name;
+  }
+}
+
+// ---------------------------------------------------------------------------
+
+TEST(Finish, NoPiecesAndGoalAlreadyComplete) {
+  const Variant& v = Variant::Default();
+  absl::StatusOr<Position> pos = ParsePosition(v, "w S1b8,M1a9");
+  ASSERT_TRUE(pos.ok()) << pos.status();
+  absl::StatusOr<FinishResult> white = MinMovesToFinish(*pos, Side::kWhite, FinishOptions{});
+  ASSERT_TRUE(white.ok());
+  EXPECT_TRUE(white->exact);
+  EXPECT_EQ(white->moves(), 0);
+  absl::StatusOr<FinishResult> black = MinMovesToFinish(*pos, Side::kBlack, FinishOptions{});
+  ASSERT_TRUE(black.ok());
+  EXPECT_EQ(black->moves(), 0);
+}
+
+// Forward-only steps: a piece beyond its target is seen at once.
+TEST(Finish, UnreachableIsReportedFast) {
+  const Variant& v = MakeV("standard", {"steps=forward"}, 10, 3);
+  std::vector<std::pair<PieceId, Square>> placed;
+  for (int k = 0; k < 3; ++k)
+    for (int number = 1; number <= 5; ++number) {
+      const PieceId p = MakePiece(Side::kWhite, Kind(k), number);
+      placed.emplace_back(p, v.target(p));
+    }
+  // Star 1 and sun 1 exchanged: the star stands beyond its target and
+  // cannot step back.
+  std::swap(placed[0].second, placed[10].second);
+  absl::StatusOr<Position> swapped = Position::Make(v, placed, Side::kWhite, 0);
+  ASSERT_TRUE(swapped.ok()) << swapped.status();
+  FinishOptions options;
+  options.node_limit = 1000;
+  absl::StatusOr<FinishResult> r = MinMovesToFinish(*swapped, Side::kWhite, options);
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->exact);
+  EXPECT_FALSE(r->reachable);
+  EXPECT_EQ(r->moves(), kUnknownMoves);
+  EXPECT_LE(r->nodes, 1u);
+}
+
+// A node limit gives proven bounds, not a count.
+TEST(Finish, LimitGivesBounds) {
+  const Variant& v = Variant::Default();
+  const Position start = Position::Start(v);
+  FinishOptions options;
+  options.node_limit = 200;
+  options.pattern_group_size = 0;
+  absl::StatusOr<FinishResult> r = MinMovesToFinish(start, Side::kWhite, options);
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(r->exact);
+  EXPECT_TRUE(r->reachable);
+  EXPECT_EQ(r->moves(), kUnknownMoves);
+  // Every piece goes 7 ranks forward: at least 15 * 7 moves.
+  EXPECT_GE(r->lower, 105);
+  if (r->upper != kUnknownMoves) {
+    EXPECT_GE(r->upper, r->lower);
+  }
+}
+
+TEST(Finish, CheckSolutionRejectsBadSequences) {
+  const Variant& v = Variant::Default();
+  absl::StatusOr<Position> pos = ParsePosition(v, "w S1a7");
+  ASSERT_TRUE(pos.ok()) << pos.status();
+  const Geometry& g = v.geometry();
+  auto sq = [&](const char* name) { return *ParseSquare(g, name); };
+  EXPECT_TRUE(CheckSolution(*pos, Side::kWhite, {Move::Step(sq("a7"), sq("b8"))}).ok());
+  EXPECT_FALSE(CheckSolution(*pos, Side::kWhite, {}).ok());                             // not home
+  EXPECT_FALSE(CheckSolution(*pos, Side::kWhite, {Move::Step(sq("a7"), sq("c9"))}).ok());  // no such step
+  EXPECT_FALSE(CheckSolution(*pos, Side::kWhite,
+                             {Move::Step(sq("a7"), sq("b8")), Move::Step(sq("b8"), sq("a7"))})
+                   .ok());  // goes on after completing
+}
+
+}  // namespace
+}  // namespace salta

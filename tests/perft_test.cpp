@@ -1,0 +1,253 @@
+// Perft: the counts kept in data/perft.txt, and that threads and the
+// transposition table change the speed, never the count or the divide.
+#include "salta/perft.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <mutex>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "salta/game.h"
+#include "salta/movegen.h"
+#include "salta/notation.h"
+
+namespace salta {
+namespace {
+
+struct PerftLine {
+  std::string preset;
+  int board = 0, rows = 0, depth = 0;
+  uint64_t nodes = 0;
+  int line = 0;
+};
+
+std::vector<PerftLine> ReadPerftFile() {
+  const std::string path = std::string(SALTA_DATA_DIR) + "/perft.txt";
+  std::ifstream in(path);
+  EXPECT_TRUE(in.good()) << "cannot open " << path;
+  std::vector<PerftLine> out;
+  std::string text;
+  for (int number = 1; std::getline(in, text); ++number) {
+    if (text.empty() || text[0] == '#') continue;
+    std::istringstream fields(text);
+    PerftLine l;
+    l.line = number;
+    std::string extra;
+    if (!(fields >> l.preset >> l.board >> l.rows >> l.depth >> l.nodes) || (fields >> extra)) {
+      ADD_FAILURE() << path << ":" << number << ": malformed line \"" << text << "\"";
+      continue;
+    }
+    out.push_back(l);
+  }
+  return out;
+}
+
+const Variant& V(const std::string& preset, int board = 10, int rows = 3,
+                 const std::vector<std::string>& overrides = {}) {
+  absl::StatusOr<const Variant*> v = MakeVariant(preset, overrides, board, rows);
+  EXPECT_TRUE(v.ok()) << v.status();
+  return *v.value();
+}
+
+PerftResult RunPerft(const Position& pos, int depth, int threads, int hash_mb, bool divide = true) {
+  PerftOptions options;
+  options.threads = threads;
+  options.hash_mb = hash_mb;
+  options.divide = divide;
+  absl::StatusOr<PerftResult> r = Perft(pos, depth, options);
+  EXPECT_TRUE(r.ok()) << r.status();
+  return r.value_or(PerftResult{});
+}
+
+// ---------------------------------------------------------------------------
+// The data file
+
+TEST(PerftData, FileCoversEveryPresetToDepthSix) {
+  const std::vector<PerftLine> lines = ReadPerftFile();
+  ASSERT_FALSE(lines.empty());
+  for (const char* preset : {"standard", "pre1900", "forward"}) {
+    int deepest = 0;
+    for (const PerftLine& l : lines)
+      if (l.preset == preset && l.board == 10 && l.rows == 3) deepest = std::max(deepest, l.depth);
+    EXPECT_GE(deepest, 6) << preset;
+  }
+  // The independently known count (shared/design-notes.md).
+  bool found = false;
+  for (const PerftLine& l : lines)
+    if (l.preset == "standard" && l.board == 10 && l.rows == 3 && l.depth == 6) {
+      EXPECT_EQ(l.nodes, 1562875u);
+      found = true;
+    }
+  EXPECT_TRUE(found);
+}
+
+TEST(PerftData, EveryCountMatches) {
+  for (const PerftLine& l : ReadPerftFile()) {
+    const Position start = Position::Start(V(l.preset, l.board, l.rows));
+    const PerftResult r = RunPerft(start, l.depth, /*threads=*/0, /*hash_mb=*/0, /*divide=*/false);
+    EXPECT_EQ(r.nodes, l.nodes) << "data/perft.txt:" << l.line << ": " << l.preset << " "
+                                << l.board << "x" << l.board << " rows " << l.rows << " depth "
+                                << l.depth;
+  }
+}
+
+TEST(PerftData, PlainRecursionAgreesOnTheSmallCounts) {
+  for (const PerftLine& l : ReadPerftFile()) {
+    if (l.nodes > 300000) continue;
+    Position start = Position::Start(V(l.preset, l.board, l.rows));
+    EXPECT_EQ(PerftPlain(start, l.depth), l.nodes) << "data/perft.txt:" << l.line;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Threads and the table change nothing
+
+// depth >= 1.
+
+void ExpectSameForEveryThreadAndTable(const Position& pos, int depth) {
+  const PerftResult reference = RunPerft(pos, depth, 1, 0);
+  uint64_t sum = 0;
+  for (const auto& [m, n] : reference.divide) sum += n;
+  EXPECT_EQ(sum, reference.nodes);
+  // The divide lists the legal moves of the root, in generation order.
+  MoveList legal;
+  GenerateLegal(pos, legal);
+  ASSERT_EQ(int(reference.divide.size()), legal.size());
+  for (int i = 0; i < legal.size(); ++i) {
+    EXPECT_EQ(reference.divide[i].first, legal[i]);
+    if (depth > 4) continue;
+    Position child = pos;
+    child.Make(legal[i]);
+    EXPECT_EQ(reference.divide[i].second, PerftPlain(child, depth - 1))
+        << MoveToString(pos, legal[i]);
+  }
+  if (depth <= 5) {
+    Position copy = pos;
+    EXPECT_EQ(PerftPlain(copy, depth), reference.nodes) << PositionToString(pos);
+  }
+  for (int threads : {1, 2, 4}) {
+    for (int hash_mb : {0, 16}) {
+      const PerftResult r = RunPerft(pos, depth, threads, hash_mb);
+      EXPECT_EQ(r.nodes, reference.nodes)
+          << PositionToString(pos) << " depth " << depth << " threads " << threads << " hash "
+          << hash_mb;
+      ASSERT_EQ(r.divide.size(), reference.divide.size());
+      for (size_t i = 0; i < r.divide.size(); ++i) {
+        EXPECT_EQ(r.divide[i].first, reference.divide[i].first);
+        EXPECT_EQ(r.divide[i].second, reference.divide[i].second)
+            << MoveToString(pos, r.divide[i].first) << " threads " << threads << " hash "
+            << hash_mb;
+      }
+    }
+  }
+}
+
+TEST(PerftThreads, StartOfEveryPreset) {
+  ExpectSameForEveryThreadAndTable(Position::Start(V("standard")), 6);
+  ExpectSameForEveryThreadAndTable(Position::Start(V("pre1900")), 5);
+  ExpectSameForEveryThreadAndTable(Position::Start(V("forward")), 5);
+}
+
+TEST(PerftThreads, SmallBoardsWhereGamesEnd) {
+  // Deep enough on 4x4 and 6x6 that goals are completed, extra moves played,
+  // passes forced and (forward) sides blocked.
+  ExpectSameForEveryThreadAndTable(Position::Start(V("standard", 4, 1)), 12);
+  ExpectSameForEveryThreadAndTable(Position::Start(V("pre1900", 4, 1)), 12);
+  ExpectSameForEveryThreadAndTable(Position::Start(V("forward", 4, 1)), 10);
+  ExpectSameForEveryThreadAndTable(Position::Start(V("standard", 6, 1)), 7);
+}
+
+TEST(PerftThreads, MoveLimitAndTable) {
+  // With a move limit the same squares at different plies count differently:
+  // the table must tell them apart.
+  ExpectSameForEveryThreadAndTable(Position::Start(V("standard", 4, 1, {"move-limit=4"})), 10);
+  ExpectSameForEveryThreadAndTable(Position::Start(V("standard", 6, 1, {"move-limit=3"})), 8);
+  ExpectSameForEveryThreadAndTable(Position::Start(V("forward", 6, 2, {"move-limit=2"})), 6);
+}
+
+TEST(PerftThreads, RandomMiddlegamePositions) {
+  std::mt19937 rng(5);
+  for (const char* preset : {"standard", "pre1900", "forward"}) {
+    for (const std::vector<std::string>& overrides :
+         std::vector<std::vector<std::string>>{{}, {"chain=on", "jump-dir=any"}}) {
+      const Variant& v = V(preset, 10, 3, overrides);
+      Position pos = Position::Start(v);
+      for (int ply = 0; ply < 40; ++ply) {
+        MoveList list;
+        GenerateLegal(pos, list);
+        if (list.empty()) break;
+        pos.Make(list[rng() % list.size()]);
+      }
+      ExpectSameForEveryThreadAndTable(pos, 4);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Edge cases
+
+TEST(Perft, DepthZeroIsOne) {
+  EXPECT_EQ(RunPerft(Position::Start(V("standard")), 0, 1, 0).nodes, 1u);
+  Position over = *ParsePosition(V("standard"), "b S4h8,M5i9,s1j10 1 #");
+  EXPECT_EQ(RunPerft(over, 0, 1, 0).nodes, 1u);
+  EXPECT_EQ(RunPerft(over, 1, 1, 0).nodes, 0u);
+  EXPECT_EQ(RunPerft(over, 3, 2, 16).nodes, 0u);
+}
+
+TEST(Perft, AForcedPassIsOneNode) {
+  // White's a1 is shut in; Black's c3 and b2 can move.
+  Position pos = *ParsePosition(V("standard"), "w S1a1,s1b2,s2c3 0 -");
+  const PerftResult one = RunPerft(pos, 1, 1, 0);
+  EXPECT_EQ(one.nodes, 1u);
+  ASSERT_EQ(one.divide.size(), 1u);
+  EXPECT_TRUE(one.divide[0].first.is_pass());
+  ExpectSameForEveryThreadAndTable(pos, 5);
+  // block=lose: no pass, no node.
+  Position lose = *ParsePosition(V("standard", 10, 3, {"block=lose"}), "w S1a1,s1b2,s2c3 0 -");
+  EXPECT_EQ(RunPerft(lose, 1, 1, 0).nodes, 0u);
+  EXPECT_EQ(RunPerft(lose, 4, 2, 16).nodes, 0u);
+}
+
+TEST(Perft, BadOptionsAreErrors) {
+  const Position start = Position::Start(V("standard"));
+  PerftOptions options;
+  EXPECT_FALSE(Perft(start, -1, options).ok());
+  EXPECT_FALSE(Perft(start, kMaxPerftDepth + 1, options).ok());
+  options.threads = -1;
+  EXPECT_FALSE(Perft(start, 2, options).ok());
+  options.threads = 1;
+  options.hash_mb = -1;
+  EXPECT_FALSE(Perft(start, 2, options).ok());
+  options.hash_mb = 0;
+  EXPECT_TRUE(Perft(start, 2, options).ok());
+}
+
+TEST(Perft, ProgressIsReportedBetweenZeroAndOne) {
+  std::mutex mu;
+  std::vector<double> seen;
+  PerftOptions options;
+  options.threads = 2;
+  options.progress = [&](double f) {
+    std::lock_guard<std::mutex> lock(mu);
+    seen.push_back(f);
+  };
+  absl::StatusOr<PerftResult> r = Perft(Position::Start(V("standard")), 5, options);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->nodes, 124515u);
+  ASSERT_FALSE(seen.empty());
+  double most = 0;
+  for (double f : seen) {
+    EXPECT_GE(f, 0.0);
+    EXPECT_LE(f, 1.0);
+    most = std::max(most, f);
+  }
+  EXPECT_EQ(most, 1.0);
+}
+
+}  // namespace
+}  // namespace salta

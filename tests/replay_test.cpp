@@ -1,0 +1,391 @@
+// Replaying records: the corpus in data/games with its expected verdicts,
+// strict and lenient "Salta!", Result and Score checks, and every valid game
+// checked move by move against the independent reference move generator.
+#include "salta/replay.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "reference_movegen.h"
+#include "salta/notation.h"
+#include "salta/record.h"
+#include "salta/selfplay.h"
+
+namespace salta {
+namespace {
+
+namespace fs = std::filesystem;
+namespace ref = salta::reference;
+
+const fs::path kGames = fs::path(SALTA_DATA_DIR) / "games";
+
+std::vector<ParsedGame> ReadGames(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  RecordReader reader(in);
+  std::vector<ParsedGame> games;
+  ParsedGame g;
+  while (reader.Next(g)) games.push_back(std::move(g));
+  EXPECT_FALSE(reader.io_error()) << p;
+  return games;
+}
+
+ReplayReport Replay(const std::string& text, bool lenient = false) {
+  std::vector<ParsedGame> games = ParseRecords(text);
+  EXPECT_EQ(games.size(), 1u) << text;
+  ReplayOptions o;
+  o.lenient = lenient;
+  return ReplayGame(games.at(0), o);
+}
+
+bool HasWarning(const ReplayReport& r, const std::string& part) {
+  for (const ReplayIssue& w : r.warnings)
+    if (w.reason.find(part) != std::string::npos) return true;
+  return false;
+}
+
+struct Expectation {
+  int game = 0;
+  bool valid = false;
+  int ply = 0;
+  SourcePos at;
+  std::string reason;
+};
+
+// "<game> valid" or "<game> <ply> <line>:<column> <reason part>"; # comments.
+std::vector<Expectation> ReadExpectations(const fs::path& p) {
+  std::vector<Expectation> out;
+  std::ifstream in(p);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream s(line);
+    Expectation e;
+    std::string second;
+    s >> e.game >> second;
+    if (second == "valid") {
+      e.valid = true;
+    } else {
+      e.ply = std::stoi(second);
+      std::string where;
+      s >> where;
+      const size_t colon = where.find(':');
+      e.at = {std::stoi(where.substr(0, colon)), std::stoi(where.substr(colon + 1))};
+      std::getline(s >> std::ws, e.reason);
+    }
+    out.push_back(e);
+  }
+  return out;
+}
+
+void CheckFile(const fs::path& sgn, const fs::path& expect, bool lenient) {
+  SCOPED_TRACE(sgn.filename().string() + (lenient ? " --lenient" : " --strict"));
+  std::vector<ParsedGame> games = ReadGames(sgn);
+  std::vector<Expectation> expected = ReadExpectations(expect);
+  ASSERT_EQ(games.size(), expected.size());
+  ReplayOptions o;
+  o.lenient = lenient;
+  for (size_t k = 0; k < games.size(); ++k) {
+    const Expectation& e = expected[k];
+    ASSERT_EQ(e.game, int(k) + 1);
+    const ReplayReport r = ReplayGame(games[k], o);
+    SCOPED_TRACE("game " + std::to_string(e.game));
+    EXPECT_EQ(r.valid, e.valid) << (r.error ? r.error->reason : "");
+    if (e.valid || !r.error) continue;
+    EXPECT_EQ(r.error->ply, e.ply) << r.error->reason;
+    EXPECT_EQ(r.error->at, e.at) << r.error->reason;
+    EXPECT_NE(r.error->reason.find(e.reason), std::string::npos)
+        << "reason: " << r.error->reason << "\nexpected a part: " << e.reason;
+  }
+}
+
+TEST(ReplayTest, InvalidCorpusGivesTheExpectedVerdicts) {
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(kGames / "invalid")) {
+    if (entry.path().extension() != ".sgn") continue;
+    const fs::path base = entry.path().parent_path() / entry.path().stem();
+    const fs::path strict = base.string() + ".expect", lenient = base.string() + ".lenient.expect";
+    ASSERT_TRUE(fs::exists(strict)) << strict;
+    CheckFile(entry.path(), strict, false);
+    if (fs::exists(lenient)) CheckFile(entry.path(), lenient, true);
+    ++files;
+  }
+  EXPECT_GE(files, 4);
+}
+
+// A square as the rules text writes it, parsed here independently of the
+// library: "c3", or "32" (rank 3, the 2nd dark square from White's left).
+ref::Coord RefSquare(const std::string& t) {
+  if (std::isalpha(static_cast<unsigned char>(t[0])))
+    return {std::tolower(t[0]) - 'a', std::stoi(t.substr(1)) - 1};
+  const int rank = std::stoi(t.substr(0, t.size() - 1)) - 1, index = t.back() - '1';
+  return {2 * index + (rank % 2), rank};
+}
+
+// Replays a valid game with the reference generator: every move must be one
+// of its legal moves, and the Result must agree with its game status.
+void CheckWithReference(const GameRecord& r, const ReplayReport& report) {
+  absl::StatusOr<Rules> rules = Rules::Parse(r.Tag("Rules") ? *r.Tag("Rules") : "standard");
+  ASSERT_TRUE(rules.ok());
+  int size = 10, rows = 3;
+  if (const std::string* b = r.Tag("Board")) {
+    absl::StatusOr<Geometry> g = ParseBoardTag(*b);
+    ASSERT_TRUE(g.ok());
+    size = g->size();
+    rows = g->rows();
+  }
+  ref::RefPosition pos = ref::StartPosition(size, rows, *rules);
+  if (const std::string* p = r.Tag("Position")) {
+    const Variant* v = *Variant::Get(*Geometry::Make(size, rows), *rules);
+    pos = ref::FromLibrary(*ParsePosition(*v, *p));
+  }
+  for (const RecordMove& m : r.moves) {
+    std::vector<ref::RefMove> legal = ref::LegalMoves(pos);
+    ref::RefMove want;
+    if (m.text == "--") {
+      want.pass = true;
+    } else {
+      const size_t first = m.text.find('-'), last = m.text.rfind('-');
+      want.from = RefSquare(m.text.substr(0, first));
+      want.to = RefSquare(m.text.substr(last + 1));
+    }
+    auto it = std::find_if(legal.begin(), legal.end(),
+                           [&](const ref::RefMove& l) { return l.SameSquares(want); });
+    ASSERT_NE(it, legal.end()) << "move " << m.text << " at line " << m.at.line
+                               << " is not legal for the reference generator in "
+                               << ref::ToString(pos);
+    ref::Play(pos, *it);
+  }
+  const ref::RefStatus st = ref::StatusOf(pos);
+  std::string expected;
+  switch (st.outcome) {
+    case ref::RefOutcome::kWhiteWins: expected = "1-0"; break;
+    case ref::RefOutcome::kBlackWins: expected = "0-1"; break;
+    case ref::RefOutcome::kDraw: expected = "1/2-1/2"; break;
+    case ref::RefOutcome::kNone: expected = "*"; break;
+    case ref::RefOutcome::kUndecided: return;  // needs the scoring count
+  }
+  if (ref::PhaseOf(pos) == ref::RefPhase::kExtraMove) return;
+  EXPECT_EQ(r.result, expected);
+  EXPECT_EQ(report.result, expected);
+}
+
+TEST(ReplayTest, ValidCorpusIsValidAndAgreesWithTheReference) {
+  int games = 0;
+  for (const auto& entry : fs::directory_iterator(kGames / "valid")) {
+    if (entry.path().extension() != ".sgn") continue;
+    SCOPED_TRACE(entry.path().filename().string());
+    std::vector<ParsedGame> parsed = ReadGames(entry.path());
+    EXPECT_FALSE(parsed.empty());
+    for (const ParsedGame& g : parsed) {
+      for (bool lenient : {false, true}) {
+        ReplayOptions o;
+        o.lenient = lenient;
+        const ReplayReport r = ReplayGame(g, o);
+        ASSERT_TRUE(r.valid) << r.error->at.line << ":" << r.error->at.column << " "
+                             << r.error->reason;
+        EXPECT_EQ(r.plies, int(g.record.moves.size()));
+        EXPECT_TRUE(r.warnings.empty()) << r.warnings[0].reason;
+        if (!lenient) CheckWithReference(g.record, r);
+      }
+      ++games;
+    }
+  }
+  EXPECT_GE(games, 20);
+}
+
+// Games of every preset from both players replay as valid, with the
+// result the reference generator gives.
+TEST(ReplayTest, SelfPlayGamesAreValid) {
+  for (const char* preset : {"standard", "pre1900", "forward"})
+    for (auto [size, rows] : {std::pair{10, 3}, std::pair{6, 2}, std::pair{4, 1}}) {
+      const Variant* v = *MakeVariant(preset, {}, size, rows);
+      for (uint64_t g = 0; g < 12; ++g) {
+        SelfPlayOptions o;
+        o.white = o.black = g % 2 ? Player::kRandom : Player::kGreedy;
+        o.max_plies = 200;
+        const SelfPlayGame played = PlayGame(Position::Start(*v), o, 5, g);
+        ParsedGame parsed;
+        parsed.record = played.record;
+        const ReplayReport r = ReplayGame(parsed, {});
+        ASSERT_TRUE(r.valid) << preset << " " << size << ": " << r.error->reason;
+        EXPECT_EQ(r.plies, played.plies);
+        CheckWithReference(played.record, r);
+      }
+    }
+}
+
+TEST(ReplayTest, SelfPlayIsDeterministicBySeed) {
+  const Variant& v = Variant::Default();
+  SelfPlayOptions o;
+  o.max_plies = 100;
+  const Position start = Position::Start(v);
+  EXPECT_EQ(PlayGame(start, o, 1, 0).record, PlayGame(start, o, 1, 0).record);
+  EXPECT_FALSE(PlayGame(start, o, 1, 0).record == PlayGame(start, o, 2, 0).record);
+  EXPECT_FALSE(PlayGame(start, o, 1, 0).record == PlayGame(start, o, 1, 1).record);
+}
+
+// 1. e3-f4 d8-e7 2. f4-g5 e7-f6: White must jump g5-e7 (Salta!).
+constexpr char kSalta[] = "1. e3-f4 d8-e7 2. f4-g5 e7-f6 3. a3-b4 f6-h4 ";
+
+TEST(ReplayTest, StrictMissedJumpIsAnError) {
+  const ReplayReport r = Replay(std::string(kSalta) + "4. g3-i5 *");
+  ASSERT_FALSE(r.valid);
+  EXPECT_EQ(r.error->ply, 5);
+  EXPECT_EQ(r.error->move, "a3-b4");
+  EXPECT_EQ(r.error->move_number, 3);
+  EXPECT_EQ(r.error->side, Side::kWhite);
+  EXPECT_NE(r.error->reason.find("jump required (Salta!): the legal jumps are g5-e7"),
+            std::string::npos);
+  EXPECT_TRUE(r.result.empty());
+}
+
+TEST(ReplayTest, LenientMissedJumpIsAWarningThenTheJumpIsOwed) {
+  // The jump is made on White's next move: valid, one warning.
+  ReplayReport r = Replay(std::string(kSalta) + "4. g3-i5 *", true);
+  ASSERT_TRUE(r.valid) << r.error->reason;
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(r.warnings[0].ply, 5);
+  EXPECT_NE(r.warnings[0].reason.find("missed jump (Salta!)"), std::string::npos);
+  EXPECT_EQ(r.plies, 7);
+
+  // Not made while a jump is there: an error.
+  r = Replay(std::string(kSalta) + "4. b4-c5 *", true);
+  ASSERT_FALSE(r.valid);
+  EXPECT_EQ(r.error->ply, 7);
+  EXPECT_NE(r.error->reason.find("the jump missed at ply 5 must be made now"), std::string::npos);
+}
+
+TEST(ReplayTest, LenientDoesNotExcuseOtherErrors) {
+  const ReplayReport r = Replay("1. c3-e5 *", true);
+  ASSERT_FALSE(r.valid);
+  EXPECT_EQ(r.error->ply, 1);
+}
+
+TEST(ReplayTest, ResultChecks) {
+  // Unfinished but claimed.
+  ReplayReport r = Replay("[Result \"1-0\"]\n1. c3-d4 1-0");
+  ASSERT_FALSE(r.valid);
+  EXPECT_NE(r.error->reason.find("not over"), std::string::npos);
+  // Unfinished, correct "*".
+  r = Replay("[Result \"*\"]\n1. c3-d4 *");
+  EXPECT_TRUE(r.valid);
+  EXPECT_EQ(r.result, "*");
+  EXPECT_EQ(r.end, EndReason::kNone);
+  // No result at all: a warning.
+  r = Replay("1. c3-d4");
+  EXPECT_TRUE(r.valid);
+  EXPECT_TRUE(HasWarning(r, "no result"));
+  // A Result tag and no token: a warning.
+  r = Replay("[Result \"*\"]\n1. c3-d4");
+  EXPECT_TRUE(r.valid);
+  EXPECT_TRUE(HasWarning(r, "does not end with a result token"));
+}
+
+// 4x4, one row: White completes at ply 11 (c3-b4), Black's extra move d2-c1.
+constexpr char kFinished4x4[] =
+    "[Board \"4x4, 1 row\"]\n"
+    "1. c1-d2 b4-a3 2. d2-c3 d4-b2 3. c3-d4 b2-c1 4. a1-b2 c1-d2 5. b2-c3 a3-b2 6. c3-b4 ";
+
+TEST(ReplayTest, ExtraMoveAndFinishedGames) {
+  ReplayReport r = Replay(std::string(kFinished4x4) + "d2-c1 1-0");
+  ASSERT_TRUE(r.valid) << r.error->reason;
+  EXPECT_EQ(r.end, EndReason::kExtraMove);
+  EXPECT_EQ(r.result, "1-0");
+  // The extra move not recorded: "*" is no contradiction; 0-1 is impossible.
+  r = Replay(std::string(kFinished4x4) + "*");
+  EXPECT_TRUE(r.valid) << r.error->reason;
+  r = Replay(std::string(kFinished4x4) + "0-1");
+  ASSERT_FALSE(r.valid);
+  EXPECT_NE(r.error->reason.find("impossible"), std::string::npos);
+  // A move after the extra move.
+  r = Replay(std::string(kFinished4x4) + "d2-c1 7. b4-a3 1-0");
+  ASSERT_FALSE(r.valid);
+  EXPECT_EQ(r.error->ply, 13);
+  EXPECT_NE(r.error->reason.find("move after the end of the game"), std::string::npos);
+}
+
+TEST(ReplayTest, ScoreTagIsNeverPassedSilently) {
+  // Black's stars end on c1 (its target) and b2 (target a1): Black needs one
+  // more move, so White's score is 1.
+  const std::string right = std::string("[Score \"1\"]\n") + kFinished4x4 + "d2-c1 1-0";
+  const std::string wrong = std::string("[Score \"2\"]\n") + kFinished4x4 + "d2-c1 1-0";
+  const ReplayReport r = Replay(right), w = Replay(wrong);
+  if (!ScoreCountAvailable()) {
+    for (const ReplayReport* x : {&r, &w}) {
+      ASSERT_TRUE(x->valid) << x->error->reason;
+      EXPECT_TRUE(HasWarning(*x, "score not checked"));
+    }
+    return;
+  }
+  EXPECT_TRUE(r.valid) << r.error->reason;
+  EXPECT_FALSE(HasWarning(r, "score not checked"));
+  EXPECT_EQ(r.score, 1);
+  ASSERT_FALSE(w.valid);
+  EXPECT_NE(w.error->reason.find("Score 2 is wrong"), std::string::npos);
+}
+
+TEST(ReplayTest, MoveNumbersThatDoNotMatchAreWarnings) {
+  const ReplayReport r = Replay("1. c3-d4 h8-g7 3. d4-e5 *");
+  EXPECT_TRUE(r.valid);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(r.warnings[0].ply, 3);
+  EXPECT_NE(r.warnings[0].reason.find("move number 3. should be 2."), std::string::npos);
+}
+
+TEST(ReplayTest, RulesFromTheTagAndOptions) {
+  // forward: steps go forward only.
+  ReplayReport r = Replay("[Rules \"forward\"]\n1. c3-d4 h8-g7 2. d4-c3 *");
+  ASSERT_FALSE(r.valid);
+  EXPECT_EQ(r.rules, "forward");
+  // The default rules apply without a tag; overrides apply on top of the tag.
+  std::vector<ParsedGame> g = ParseRecords("1. c3-d4 h8-g7 2. d4-c3 *");
+  ReplayOptions o;
+  o.rules = "forward";
+  EXPECT_FALSE(ReplayGame(g[0], o).valid);
+  o.rules = "standard";
+  EXPECT_TRUE(ReplayGame(g[0], o).valid);
+  o.overrides = {"steps=forward"};
+  EXPECT_FALSE(ReplayGame(g[0], o).valid);
+  o.overrides = {"steps=sideways"};
+  const ReplayReport bad = ReplayGame(g[0], o);
+  ASSERT_FALSE(bad.valid);
+  EXPECT_NE(bad.error->reason.find("rule override"), std::string::npos);
+}
+
+TEST(ReplayTest, BoardTag) {
+  EXPECT_EQ(*ParseBoardTag("8x8, 2 rows"), *Geometry::Make(8, 2));
+  EXPECT_EQ(*ParseBoardTag("6x6, 1 row"), *Geometry::Make(6, 1));
+  EXPECT_EQ(*ParseBoardTag("8x8"), *Geometry::Make(8, 3));
+  EXPECT_EQ(*ParseBoardTag("6"), *Geometry::Make(6, 2));
+  EXPECT_EQ(*ParseBoardTag("4"), *Geometry::Make(4, 1));
+  for (const char* bad : {"", "8x10", "9x9", "12", "8x8, 4 rows", "8x8, two rows", "a,b,c"})
+    EXPECT_FALSE(ParseBoardTag(bad).ok()) << bad;
+  for (auto [n, r] : {std::pair{4, 1}, std::pair{8, 3}, std::pair{10, 2}})
+    EXPECT_EQ(*ParseBoardTag(Geometry::Make(n, r)->ToString()), *Geometry::Make(n, r));
+}
+
+TEST(ReplayTest, SyntaxErrorAfterLegalMovesNamesTheNextPly) {
+  const ReplayReport r = Replay("1. c3-d4 h8-g7 2. x *");
+  ASSERT_FALSE(r.valid);
+  EXPECT_EQ(r.error->ply, 3);
+  EXPECT_EQ(r.error->move_number, 2);
+  EXPECT_EQ(r.error->side, Side::kWhite);
+  EXPECT_EQ(r.error->move, "x");
+  EXPECT_EQ(r.plies, 2);
+}
+
+TEST(ReplayTest, AnIllegalMoveBeforeASyntaxErrorComesFirst) {
+  const ReplayReport r = Replay("1. c3-d4 h8-h7 2. x *");
+  ASSERT_FALSE(r.valid);
+  EXPECT_EQ(r.error->ply, 2);
+  EXPECT_EQ(r.error->move, "h8-h7");
+}
+
+}  // namespace
+}  // namespace salta

@@ -1,0 +1,371 @@
+// salta-validate: replays every game of record files and reports the first
+// illegal move of each, and results and scores that contradict the replay.
+// The contract (flags, JSON keys, exit statuses) is in docs/salta-validate.md.
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "nlohmann/json.hpp"
+#include "salta/notation.h"
+#include "salta/record.h"
+#include "salta/replay.h"
+#include "salta/rules.h"
+
+namespace {
+
+constexpr int kExitValid = 0;
+constexpr int kExitInvalid = 1;
+constexpr int kExitBadInput = 2;
+
+using salta::ParsedGame;
+using salta::ReplayIssue;
+using salta::ReplayReport;
+
+struct Entry {
+  salta::SourcePos start;
+  ReplayReport report;
+};
+
+// Games handed to a worker together, and what it made of them.
+struct Batch {
+  uint64_t seq = 0;
+  std::vector<salta::GameText> texts;
+  std::vector<Entry> entries;
+};
+
+void Process(Batch& batch, const salta::ReplayOptions& options) {
+  for (const salta::GameText& text : batch.texts)
+    salta::ParseGames(text, [&](ParsedGame&& game) {
+      Entry& e = batch.entries.emplace_back();
+      e.start = game.record.start;
+      e.report = salta::ReplayGame(game, options);
+    });
+  batch.texts.clear();
+  batch.texts.shrink_to_fit();
+}
+
+struct Summary {
+  int files = 0;
+  int64_t games = 0, valid = 0, invalid = 0, plies = 0, warnings = 0;
+  nlohmann::ordered_json io_errors = nlohmann::ordered_json::array();
+};
+
+class Printer {
+ public:
+  Printer(bool json, bool quiet, Summary& summary) : json_(json), quiet_(quiet), sum_(summary) {}
+
+  void Game(const std::string& file, int64_t number, const Entry& e) {
+    const ReplayReport& r = e.report;
+    ++sum_.games;
+    (r.valid ? sum_.valid : sum_.invalid) += 1;
+    sum_.plies += r.plies;
+    sum_.warnings += int64_t(r.warnings.size());
+    if (json_) {
+      nlohmann::ordered_json j;
+      j["file"] = file;
+      j["game"] = number;
+      j["line"] = e.start.line;
+      j["valid"] = r.valid;
+      j["plies"] = r.plies;
+      j["result"] = r.result.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.result);
+      j["end"] = r.valid ? nlohmann::ordered_json(std::string(salta::EndReasonName(r.end)))
+                         : nlohmann::ordered_json(nullptr);
+      j["score"] = r.score ? nlohmann::ordered_json(*r.score) : nlohmann::ordered_json(nullptr);
+      j["rules"] = r.rules;
+      j["error"] = r.error ? Issue(*r.error) : nlohmann::ordered_json(nullptr);
+      nlohmann::ordered_json w = nlohmann::ordered_json::array();
+      for (const ReplayIssue& i : r.warnings) w.push_back(Issue(i));
+      j["warnings"] = std::move(w);
+      std::cout << j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+      return;
+    }
+    if (r.valid) {
+      if (quiet_) return;
+      std::cout << file << ": game " << number << ": valid, " << r.plies << " plies, result "
+                << r.result;
+      if (r.end != salta::EndReason::kNone) std::cout << " (" << salta::EndReasonName(r.end) << ")";
+      if (r.score) std::cout << ", score " << *r.score;
+      std::cout << "\n";
+    } else {
+      std::cout << file << ":" << Where(*r.error) << " game " << number << ": invalid: "
+                << Text(*r.error) << "\n";
+    }
+    if (!quiet_)
+      for (const ReplayIssue& i : r.warnings)
+        std::cout << file << ":" << Where(i) << " game " << number << ": warning: " << Text(i)
+                  << "\n";
+  }
+
+  void IoError(const std::string& file, const std::string& message) {
+    std::cerr << "salta-validate: " << file << ": " << message << "\n";
+    sum_.io_errors.push_back({{"file", file}, {"message", message}});
+  }
+
+ private:
+  static nlohmann::ordered_json Issue(const ReplayIssue& i) {
+    nlohmann::ordered_json j;
+    j["line"] = i.at.line;
+    j["column"] = i.at.column;
+    j["ply"] = i.ply;
+    j["move_number"] = i.move_number;
+    j["side"] = i.side ? nlohmann::ordered_json(std::string(salta::SideName(*i.side)))
+                       : nlohmann::ordered_json(nullptr);
+    j["move"] = i.move.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(i.move);
+    j["reason"] = i.reason;
+    return j;
+  }
+  static std::string Where(const ReplayIssue& i) {
+    return std::to_string(i.at.line) + ":" + std::to_string(i.at.column) + ":";
+  }
+  static std::string Text(const ReplayIssue& i) {
+    std::string t;
+    if (i.ply > 0) {
+      t = "ply " + std::to_string(i.ply);
+      if (i.side)
+        t += " (move " + std::to_string(i.move_number) + ", " +
+             std::string(salta::SideName(*i.side)) + ")";
+      if (!i.move.empty()) t += " \"" + i.move + "\"";
+      t += ": ";
+    }
+    return t + i.reason;
+  }
+
+  bool json_, quiet_;
+  Summary& sum_;
+};
+
+// Reads one input and reports its games in order, replaying them on
+// `threads` workers with a bounded number of batches in flight.
+class Validator {
+ public:
+  Validator(const salta::ReplayOptions& options, int threads, Printer& printer)
+      : options_(options), threads_(threads), printer_(printer) {}
+
+  // False on an I/O error (reported).
+  bool Run(const std::string& name, std::istream& in) {
+    salta::GameSplitter splitter(in);
+    number_ = 0;
+    name_ = name;
+    if (threads_ <= 1) {
+      Batch batch;
+      salta::GameText text;
+      while (splitter.Next(text)) {
+        batch.texts.push_back(std::move(text));
+        Process(batch, options_);
+        Emit(batch);
+        batch.entries.clear();
+      }
+    } else {
+      RunThreaded(splitter);
+    }
+    if (splitter.io_error()) {
+      printer_.IoError(name, std::string("read error: ") + std::strerror(errno));
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  void Emit(const Batch& batch) {
+    for (const Entry& e : batch.entries) printer_.Game(name_, ++number_, e);
+  }
+
+  void RunThreaded(salta::GameSplitter& splitter) {
+    std::mutex mu;
+    std::condition_variable work_cv, done_cv;
+    std::deque<std::unique_ptr<Batch>> todo;
+    std::map<uint64_t, std::unique_ptr<Batch>> done;
+    bool closed = false;
+    std::vector<std::thread> workers;
+    for (int t = 0; t < threads_; ++t)
+      workers.emplace_back([&] {
+        while (true) {
+          std::unique_ptr<Batch> batch;
+          {
+            std::unique_lock lock(mu);
+            work_cv.wait(lock, [&] { return closed || !todo.empty(); });
+            if (todo.empty()) return;
+            batch = std::move(todo.front());
+            todo.pop_front();
+          }
+          Process(*batch, options_);
+          {
+            std::lock_guard lock(mu);
+            done[batch->seq] = std::move(batch);
+          }
+          done_cv.notify_one();
+        }
+      });
+    const size_t max_in_flight = size_t(threads_) * 4;
+    uint64_t next_seq = 0, next_emit = 0;
+    // Emits finished batches in order; with `wait`, waits for the next one.
+    auto drain = [&](bool wait) {
+      while (true) {
+        std::unique_ptr<Batch> b;
+        {
+          std::unique_lock lock(mu);
+          if (wait) done_cv.wait(lock, [&] { return done.count(next_emit) > 0; });
+          auto it = done.find(next_emit);
+          if (it == done.end()) return;
+          b = std::move(it->second);
+          done.erase(it);
+        }
+        Emit(*b);
+        ++next_emit;
+        wait = false;
+      }
+    };
+    constexpr size_t kBatchBytes = 64 << 10, kBatchGames = 64;
+    auto batch = std::make_unique<Batch>();
+    size_t bytes = 0;
+    auto submit = [&] {
+      if (batch->texts.empty()) return;
+      while (next_seq - next_emit >= max_in_flight) drain(true);
+      batch->seq = next_seq++;
+      {
+        std::lock_guard lock(mu);
+        todo.push_back(std::move(batch));
+      }
+      work_cv.notify_one();
+      batch = std::make_unique<Batch>();
+      bytes = 0;
+      drain(false);
+    };
+    salta::GameText text;
+    while (splitter.Next(text)) {
+      bytes += text.text.size();
+      batch->texts.push_back(std::move(text));
+      if (bytes >= kBatchBytes || batch->texts.size() >= kBatchGames) submit();
+    }
+    submit();
+    while (next_emit < next_seq) drain(true);
+    {
+      std::lock_guard lock(mu);
+      closed = true;
+    }
+    work_cv.notify_all();
+    for (std::thread& w : workers) w.join();
+  }
+
+  const salta::ReplayOptions& options_;
+  int threads_;
+  Printer& printer_;
+  std::string name_;
+  int64_t number_ = 0;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "Replays every game of Salta game records (docs/records.md) and reports, for each\n"
+      "game, the first illegal move (line:column, ply, move number, side, the move as\n"
+      "written, why) and a Result or Score tag that contradicts the replay.\n"
+      "FILE - reads standard input. Games are numbered from 1 in each file.\n\n"
+      "Exit status: 0 every game valid; 1 some game invalid; 2 usage error, or a file\n"
+      "missing or unreadable (the other files are still validated)."};
+  std::string preset = "standard";
+  std::vector<std::string> overrides, files;
+  bool strict = false, lenient = false, json = false, quiet = false;
+  int threads = 0;
+  app.add_option("--rules", preset,
+                 "Rules preset for games without a Rules tag: standard, pre1900 or forward")
+      ->capture_default_str();
+  app.add_option("--rule", overrides,
+                 "Override one rule option in every game, KEY=VALUE (repeatable), e.g. "
+                 "--rule move-limit=120");
+  auto* strict_flag =
+      app.add_flag("--strict", strict, "A missed jump is an error (the default)");
+  app.add_flag("--lenient", lenient,
+               "The \"Salta!\" custom: a missed jump is a warning, and the same side must jump "
+               "on its next move if it can")
+      ->excludes(strict_flag);
+  app.add_flag("--json", json,
+               "JSON Lines: one object per game (file, game, line, valid, plies, result, end, "
+               "score, rules, error, warnings), then one {\"summary\": ...} object");
+  app.add_flag("--quiet", quiet, "Print only the invalid games");
+  app.add_option("--threads", threads, "Worker threads; 0 uses every core")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1024));
+  app.add_option("FILE", files, "Record files; - for standard input")->required();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitBadInput;
+  }
+
+  absl::StatusOr<salta::Rules> rules = salta::Rules::Parse(preset);
+  if (!rules.ok()) {
+    std::cerr << "salta-validate: --rules: " << rules.status().message() << "\n";
+    return kExitBadInput;
+  }
+  for (const std::string& o : overrides)
+    if (absl::Status s = rules->SetFromString(o); !s.ok()) {
+      std::cerr << "salta-validate: --rule " << o << ": " << s.message() << "\n";
+      return kExitBadInput;
+    }
+  if (threads == 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
+
+  salta::ReplayOptions options;
+  options.rules = preset;
+  options.overrides = overrides;
+  options.lenient = lenient;
+
+  std::ios::sync_with_stdio(false);
+  const auto t0 = std::chrono::steady_clock::now();
+  Summary summary;
+  Printer printer(json, quiet, summary);
+  Validator validator(options, threads, printer);
+  bool io_ok = true;
+  for (const std::string& file : files) {
+    ++summary.files;
+    if (file == "-") {
+      io_ok &= validator.Run("-", std::cin);
+      continue;
+    }
+    std::ifstream in(file, std::ios::binary);
+    if (!in) {
+      printer.IoError(file, std::string("cannot open: ") + std::strerror(errno));
+      io_ok = false;
+      continue;
+    }
+    io_ok &= validator.Run(file, in);
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (json) {
+    nlohmann::ordered_json s;
+    s["files"] = summary.files;
+    s["games"] = summary.games;
+    s["valid"] = summary.valid;
+    s["invalid"] = summary.invalid;
+    s["plies"] = summary.plies;
+    s["warnings"] = summary.warnings;
+    s["io_errors"] = summary.io_errors;
+    s["seconds"] = seconds;
+    s["plies_per_second"] = seconds > 0 ? double(summary.plies) / seconds : 0.0;
+    std::cout << nlohmann::ordered_json{{"summary", s}}.dump() << "\n";
+  } else if (!quiet) {
+    std::cout << summary.games << " games in " << summary.files << " files: " << summary.valid
+              << " valid, " << summary.invalid << " invalid, " << summary.plies << " plies";
+    if (!io_ok) std::cout << "; " << summary.io_errors.size() << " files unreadable";
+    std::cout << "\n";
+  }
+  std::cout.flush();
+  if (!io_ok) return kExitBadInput;
+  return summary.invalid > 0 ? kExitInvalid : kExitValid;
+}
