@@ -40,8 +40,8 @@ int Distance(const salta::Geometry& g, salta::Square a, salta::Square b) {
 int DistanceSum(const Position& pos, Side s) {
   const salta::Geometry& g = pos.variant().geometry();
   int sum = 0;
-  for (salta::PieceId p = int(s) * salta::kPiecesPerSide;
-       p < (int(s) + 1) * salta::kPiecesPerSide; ++p)
+  for (salta::PieceId p = int(s) * salta::kPiecesPerSide; p < (int(s) + 1) * salta::kPiecesPerSide;
+       ++p)
     if (pos.square_of(p) != salta::kNoSquare)
       sum += Distance(g, pos.square_of(p), pos.variant().target(p));
   return sum;
@@ -87,7 +87,8 @@ int Generate(int count, uint64_t seed) {
   const salta::Variant& v = salta::Variant::Default(rules);
   std::mt19937_64 rng(seed);
   std::vector<std::pair<Side, std::string>> goal_ends, limit_ends;
-  for (int game = 0; game < 100000 && int(goal_ends.size() + limit_ends.size()) < 4 * count;
+  for (int game = 0;
+       game < 20000 && (int(goal_ends.size()) < count / 2 || int(limit_ends.size()) < count);
        ++game) {
     const Position end = PlayGreedy(v, rng);
     const salta::GameStatus st = salta::StatusOf(end);
@@ -141,13 +142,20 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-    if (a == "--data") data = next();
-    else if (a == "--pdb-dir") options.pattern_dir = next();
-    else if (a == "--group-size") options.pattern_group_size = std::stoi(next());
-    else if (a == "--time-limit") options.time_limit_seconds = std::stod(next());
-    else if (a == "--verbose") verbose = true;
-    else if (a == "--generate") generate = std::stoi(next());
-    else if (a == "--seed") seed = std::stoull(next());
+    if (a == "--data")
+      data = next();
+    else if (a == "--pdb-dir")
+      options.pattern_dir = next();
+    else if (a == "--group-size")
+      options.pattern_group_size = std::stoi(next());
+    else if (a == "--time-limit")
+      options.time_limit_seconds = std::stod(next());
+    else if (a == "--verbose")
+      verbose = true;
+    else if (a == "--generate")
+      generate = std::stoi(next());
+    else if (a == "--seed")
+      seed = std::stoull(next());
     else {
       std::cerr << "usage: salta_finish_bench [--data FILE] [--pdb-dir DIR] [--group-size K] "
                    "[--time-limit S] [--verbose] | --generate N [--seed S]\n";

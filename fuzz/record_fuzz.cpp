@@ -29,7 +29,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (strict.valid && !lenient.valid) abort();
     if (strict.plies > int(game.record.moves.size())) abort();
     if (game.error) continue;
-    const std::vector<salta::ParsedGame> back = salta::ParseRecords(salta::WriteRecord(game.record));
+    const std::vector<salta::ParsedGame> back =
+        salta::ParseRecords(salta::WriteRecord(game.record));
     if (back.size() != 1 || back[0].error || !(back[0].record == game.record)) abort();
   }
   return 0;

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <deque>
 #include <map>
 #include <random>
@@ -48,7 +49,8 @@ class Reference {
     if (rules.steps == Steps::kAny) step_dirs_.insert(step_dirs_.end(), {{-1, -fwd}, {1, -fwd}});
     jumps_ = rules.jump_over == JumpOver::kAny;
     jump_dirs_ = {{-1, fwd}, {1, fwd}};
-    if (rules.jump_dir == JumpDir::kAny) jump_dirs_.insert(jump_dirs_.end(), {{-1, -fwd}, {1, -fwd}});
+    if (rules.jump_dir == JumpDir::kAny)
+      jump_dirs_.insert(jump_dirs_.end(), {{-1, -fwd}, {1, -fwd}});
     chain_ = rules.chain;
   }
 
@@ -232,8 +234,8 @@ class Reference {
   bool chain_ = false;
 };
 
-const Variant& MakeV(const std::string& preset, const std::vector<std::string>& overrides,
-                     int size, int rows) {
+const Variant& MakeV(const std::string& preset, const std::vector<std::string>& overrides, int size,
+                     int rows) {
   absl::StatusOr<const Variant*> v = MakeVariant(preset, overrides, size, rows);
   EXPECT_TRUE(v.ok()) << v.status();
   return **v;
@@ -261,8 +263,8 @@ void CrossCheck(const Variant& v, Side side, const std::vector<PieceId>& pieces,
     absl::StatusOr<FinishResult> r = MinMovesToFinish(pos, side, opts);
     ASSERT_TRUE(r.ok()) << r.status();
     ++checked;
-    const std::string where = PositionToString(pos) + " (" + v.rules().ToString() + ", " +
-                              v.geometry().ToString() + ")";
+    const std::string where =
+        PositionToString(pos) + " (" + v.rules().ToString() + ", " + v.geometry().ToString() + ")";
     EXPECT_TRUE(r->exact) << where;
     if (dist[code] < 0) {
       ++unreachable;
@@ -297,11 +299,11 @@ std::vector<RuleSet> AllMoveOptions() {
   return {
       {"standard", {}},
       {"pre1900", {}},
-      {"forward", {}},                                          // forward steps, chains over any
-      {"standard", {"jump-over=any"}},                           // single forward jumps
+      {"forward", {}},                  // forward steps, chains over any
+      {"standard", {"jump-over=any"}},  // single forward jumps
       {"standard", {"jump-over=any", "jump-dir=any", "chain=on"}},  // chains every way
-      {"standard", {"steps=forward"}},                           // forward steps only
-      {"forward", {"chain=off", "jump-dir=any"}},               // forward steps, jumps back
+      {"standard", {"steps=forward"}},                              // forward steps only
+      {"forward", {"chain=off", "jump-dir=any"}},                   // forward steps, jumps back
   };
 }
 
@@ -316,8 +318,7 @@ TEST(Finish, EveryPlacementOn4x4) {
     for (Side side : {Side::kWhite, Side::kBlack}) {
       const Variant& v = MakeV(rs.preset, rs.overrides, 4, 1);
       const auto pieces = PiecesOf(side, {{Kind::kStar, 1}, {Kind::kStar, 2}});
-      for (int group : {-1, 0, 1})
-        CrossCheck(v, side, pieces, WithGroups(group), 1, false);
+      for (int group : {-1, 0, 1}) CrossCheck(v, side, pieces, WithGroups(group), 1, false);
     }
 }
 
@@ -333,16 +334,14 @@ TEST(Finish, EveryPlacementOn6x6) {
 
 // Four pieces of two rows: stars and moons that must pass each other.
 TEST(Finish, EveryPlacementOf4PiecesOn6x6) {
-  for (const RuleSet& rs : {RuleSet{"standard", {}}, RuleSet{"pre1900", {}}}) {
-    const Variant& v = MakeV(rs.preset, rs.overrides, 6, 2);
-    const auto pieces = PiecesOf(Side::kWhite, {{Kind::kStar, 1},
-                                                {Kind::kStar, 2},
-                                                {Kind::kMoon, 1},
-                                                {Kind::kMoon, 2}});
-    CrossCheck(v, Side::kWhite, pieces, FinishOptions{}, 1, true);
-    CrossCheck(v, Side::kWhite, pieces, WithGroups(2), 3, true);
-    CrossCheck(v, Side::kWhite, pieces, WithGroups(0), 11, true);
-  }
+  const auto pieces = PiecesOf(
+      Side::kWhite, {{Kind::kStar, 1}, {Kind::kStar, 2}, {Kind::kMoon, 1}, {Kind::kMoon, 2}});
+  const Variant& standard = MakeV("standard", {}, 6, 2);
+  CrossCheck(standard, Side::kWhite, pieces, FinishOptions{}, 1, true);
+  CrossCheck(standard, Side::kWhite, pieces, WithGroups(2), 7, true);
+  CrossCheck(standard, Side::kWhite, pieces, WithGroups(0), 29, true);
+  const Variant& pre1900 = MakeV("pre1900", {}, 6, 2);
+  CrossCheck(pre1900, Side::kWhite, pieces, WithGroups(2), 3, true);
   // Forward steps only: many placements cannot finish.
   const Variant& fwd = MakeV("standard", {"steps=forward"}, 6, 2);
   CrossCheck(fwd, Side::kBlack,
@@ -376,7 +375,7 @@ TEST(Finish, PlacementsOf4PiecesOn10x10) {
   const Variant& v = MakeV("pre1900", {}, 10, 3);
   const auto pieces = PiecesOf(
       Side::kBlack, {{Kind::kStar, 4}, {Kind::kMoon, 4}, {Kind::kMoon, 5}, {Kind::kSun, 4}});
-  CrossCheck(v, Side::kBlack, pieces, FinishOptions{}, 4999, true);
+  CrossCheck(v, Side::kBlack, pieces, WithGroups(3), 4999, true);
   CrossCheck(v, Side::kBlack, pieces, WithGroups(2), 7919, true);
 }
 
@@ -384,32 +383,48 @@ TEST(Finish, PlacementsOf4PiecesOn10x10) {
 // Hand-made hard cases on the full board, checked against a plain
 // breadth-first search from the position itself.
 
-int PlainBfs(const Position& start, Side side, int max_depth) {
+// A breadth-first search from both ends at once (the moves of these rules
+// can all be undone, so the goal's side searches with the same moves),
+// layer by layer; -1 if it gives up past `max_states`.
+int TwoWayBfs(const Position& start, Side side, size_t max_states) {
   std::vector<PieceId> ids;
   for (PieceId p = int(side) * kPiecesPerSide; p < (int(side) + 1) * kPiecesPerSide; ++p)
     if (start.square_of(p) != kNoSquare) ids.push_back(p);
   Reference ref(start.variant(), side, ids);
   const Geometry& g = start.variant().geometry();
   std::vector<int> s0;
-  for (PieceId p : ids) s0.push_back(ref.At(g.file_of(start.square_of(p)), g.rank_of(start.square_of(p))));
+  for (PieceId p : ids)
+    s0.push_back(ref.At(g.file_of(start.square_of(p)), g.rank_of(start.square_of(p))));
   auto key = [](const std::vector<int>& s) {
     std::string k;
     for (int x : s) k.push_back(char(x));
     return k;
   };
-  std::unordered_map<std::string, int> seen = {{key(s0), 0}};
-  std::vector<std::vector<int>> frontier = {s0};
-  for (int depth = 0; depth <= max_depth; ++depth) {
+  std::unordered_map<std::string, int> seen[2];
+  std::vector<std::vector<int>> frontier[2] = {{s0}, {ref.goal()}};
+  seen[0][key(s0)] = 0;
+  seen[1][key(ref.goal())] = 0;
+  if (s0 == ref.goal()) return 0;
+  int depth[2] = {0, 0};
+  while (seen[0].size() + seen[1].size() < max_states) {
+    const int a = frontier[0].size() <= frontier[1].size() ? 0 : 1;
+    if (frontier[a].empty()) return -1;
     std::vector<std::vector<int>> next;
-    for (const auto& s : frontier) {
-      if (s == ref.goal()) return depth;
+    int best = -1;
+    for (const auto& s : frontier[a])
       for (auto [j, t] : ref.Moves(s)) {
         std::vector<int> c = s;
         c[j] = t;
-        if (seen.emplace(key(c), depth + 1).second) next.push_back(std::move(c));
+        const std::string k = key(c);
+        if (auto it = seen[1 - a].find(k); it != seen[1 - a].end()) {
+          const int total = depth[a] + 1 + it->second;
+          if (best < 0 || total < best) best = total;
+        }
+        if (seen[a].emplace(k, depth[a] + 1).second) next.push_back(std::move(c));
       }
-    }
-    frontier = std::move(next);
+    if (best >= 0) return best;
+    frontier[a] = std::move(next);
+    ++depth[a];
   }
   return -1;
 }
@@ -424,29 +439,44 @@ TEST(Finish, HandMadeHardCases) {
   const Variant& v = Variant::Default();
   const HardCase cases[] = {
       // Stars 1 and 2 exchanged on the last rank they fill, everything else home.
-      {"swap on rank 8", "w S1d8,S2b8,S3f8,S4h8,S5j8,M1a9,M2c9,M3e9,M4g9,M5i9,U1b10,U2d10,U3f10,U4h10,U5j10", Side::kWhite},
+      {"swap on rank 8",
+       "w S1d8,S2b8,S3f8,S4h8,S5j8,M1a9,M2c9,M3e9,M4g9,M5i9,U1b10,U2d10,U3f10,U4h10,U5j10",
+       Side::kWhite},
       // Two suns exchanged on the back rank, behind the full ranks 8 and 9.
-      {"swap on rank 10", "w S1b8,S2d8,S3f8,S4h8,S5j8,M1a9,M2c9,M3e9,M4g9,M5i9,U1d10,U2b10,U3f10,U4h10,U5j10", Side::kWhite},
+      {"swap on rank 10",
+       "w S1b8,S2d8,S3f8,S4h8,S5j8,M1a9,M2c9,M3e9,M4g9,M5i9,U1d10,U2b10,U3f10,U4h10,U5j10",
+       Side::kWhite},
       // A sun walled in below its home: every square of ranks 8 and 9 taken.
-      {"sun walled in", "w S1b8,S2d8,S3f8,S4h8,S5j8,M1a9,M2c9,M3e9,M4g9,M5i9,U1b10,U2d10,U3e7,U4h10,U5j10", Side::kWhite},
+      {"sun walled in",
+       "w S1b8,S2d8,S3f8,S4h8,S5j8,M1a9,M2c9,M3e9,M4g9,M5i9,U1b10,U2d10,U3e7,U4h10,U5j10",
+       Side::kWhite},
       // Black: a moon and a star in each other's place.
-      {"black moon and star exchanged", "w s1i3,s2g3,s3e3,s4c3,s5a3,m1j2,m2h2,m3f2,m4d2,m5b2,u1i1,u2g1,u3e1,u4c1,u5a1", Side::kBlack},
-      // Black: stars in reverse order on their rank (3 of them).
-      {"black stars reversed", "w s1a3,s2g3,s3e3,s4c3,s5i3,m1j2,m2h2,m3f2,m4d2,m5b2,u1i1,u2g1,u3e1,u4c1,u5a1", Side::kBlack},
+      {"black moon and star exchanged",
+       "w s1j2,s2g3,s3e3,s4c3,s5a3,m1i3,m2h2,m3f2,m4d2,m5b2,u1i1,u2g1,u3e1,u4c1,u5a1",
+       Side::kBlack},
+      // Black: stars 1 and 3 exchanged across star 2, which is home.
+      {"black stars 1 and 3 exchanged",
+       "w s1e3,s2g3,s3i3,s4c3,s5a3,m1j2,m2h2,m3f2,m4d2,m5b2,u1i1,u2g1,u3e1,u4c1,u5a1",
+       Side::kBlack},
       // Moons on the stars' rank and stars on the moons' squares: the
       // wrong row of the goal order.
-      {"white moon and star rows crossed", "w S1a9,S2d8,S3f8,S4h8,S5j8,M1b8,M2c9,M3e9,M4g9,M5i9,U1b10,U2d10,U3f10,U4h10,U5j10", Side::kWhite},
+      {"white moon and star rows crossed",
+       "w S1a9,S2d8,S3f8,S4h8,S5j8,M1b8,M2c9,M3e9,M4g9,M5i9,U1b10,U2d10,U3f10,U4h10,U5j10",
+       Side::kWhite},
   };
   for (const HardCase& c : cases) {
     absl::StatusOr<Position> pos = ParsePosition(v, c.position);
     ASSERT_TRUE(pos.ok()) << c.name << ": " << pos.status();
-    FinishOptions options;
+    FinishOptions options = WithGroups(3);  // quick to build, also under sanitizers
     options.want_solution = true;
     absl::StatusOr<FinishResult> r = MinMovesToFinish(*pos, c.side, options);
     ASSERT_TRUE(r.ok()) << c.name;
     ASSERT_TRUE(r->exact) << c.name;
-    const int bfs = PlainBfs(*pos, c.side, r->moves());
+    const auto t0 = std::chrono::steady_clock::now();
+    const int bfs = TwoWayBfs(*pos, c.side, 4000000);
     EXPECT_EQ(r->moves(), bfs) << c.name;
+    std::printf("%s: %d moves %.3f s\n", c.name, r->moves(),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     EXPECT_TRUE(CheckSolution(*pos, c.side, r->solution).ok()) << c.name;
     EXPECT_EQ(int(r->solution.size()), r->moves()) << c.name;
   }
@@ -517,8 +547,9 @@ TEST(Finish, CheckSolutionRejectsBadSequences) {
   const Geometry& g = v.geometry();
   auto sq = [&](const char* name) { return *ParseSquare(g, name); };
   EXPECT_TRUE(CheckSolution(*pos, Side::kWhite, {Move::Step(sq("a7"), sq("b8"))}).ok());
-  EXPECT_FALSE(CheckSolution(*pos, Side::kWhite, {}).ok());                             // not home
-  EXPECT_FALSE(CheckSolution(*pos, Side::kWhite, {Move::Step(sq("a7"), sq("c9"))}).ok());  // no such step
+  EXPECT_FALSE(CheckSolution(*pos, Side::kWhite, {}).ok());  // not home
+  EXPECT_FALSE(
+      CheckSolution(*pos, Side::kWhite, {Move::Step(sq("a7"), sq("c9"))}).ok());  // no such step
   EXPECT_FALSE(CheckSolution(*pos, Side::kWhite,
                              {Move::Step(sq("a7"), sq("b8")), Move::Step(sq("b8"), sq("a7"))})
                    .ok());  // goes on after completing

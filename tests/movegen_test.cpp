@@ -35,7 +35,9 @@ Position P(const Variant& v, const std::string& text) {
   return pos.value();
 }
 
-Position P(const std::string& spec, const std::string& text) { return P(V(spec), text); }
+Position P(const std::string& spec, const std::string& text) {
+  return P(V(spec), text);
+}
 
 // "c3-d4" for a step, "c3xe5" for a jump or chain (by its ends), "--" for a pass.
 std::string Text(const Position& pos, Move m) {
@@ -76,7 +78,9 @@ Move Find(const Position& pos, const std::string& text) {
 }
 
 // Plays a legal move given as Text().
-void Play(Position& pos, const std::string& text) { pos.Make(Find(pos, text)); }
+void Play(Position& pos, const std::string& text) {
+  pos.Make(Find(pos, text));
+}
 
 // ---------------------------------------------------------------------------
 // Steps
@@ -128,8 +132,7 @@ TEST(Jumps, ForwardForBlackIsDownward) {
 
 TEST(Jumps, NeedAnEmptyLandingSquareOnTheBoard) {
   // d4 beyond e5's opponent is taken; the jump from a9 over b10 would leave the board.
-  EXPECT_EQ(Legal(P("standard", "b S1e5,S2d4,S3g7,s1f6 1 -")),
-            (Moves{"f6-g5", "f6-e7"}));
+  EXPECT_EQ(Legal(P("standard", "b S1e5,S2d4,S3g7,s1f6 1 -")), (Moves{"f6-g5", "f6-e7"}));
   EXPECT_EQ(Legal(P("standard", "w S1i9,s1j10,s2a1 0 -")), (Moves{"i9-h8", "i9-j8", "i9-h10"}));
 }
 
@@ -344,7 +347,10 @@ TEST(Pass, ForcedWhenThereIsNoMove) {
 }
 
 TEST(Pass, BlockLoseHasNoPassTheSideLoses) {
-  Position white = P("standard block=lose", "w S1a1,s1b2,s2c3 0 -");
+  // The blocked side to move has lost: the game is over (state #).
+  EXPECT_FALSE(ParsePosition(V("standard block=lose"), "w S1a1,s1b2,s2c3 0 -").ok());
+  Position white = P("standard block=lose", "w S1a1,s1b2,s2c3 0 #");
+  EXPECT_TRUE(white.over());
   EXPECT_EQ(Legal(white), Moves{});
   EXPECT_EQ(StatusOf(white).reason, EndReason::kBlocked);
   EXPECT_EQ(StatusOf(white).outcome, Outcome::kBlackWins);
@@ -352,10 +358,25 @@ TEST(Pass, BlockLoseHasNoPassTheSideLoses) {
   EXPECT_EQ(PerftPlain(root, 1), 0u);
   EXPECT_EQ(PerftPlain(root, 3), 0u);
 
-  Position black = P("forward", "b S1a1,s1j10,S2i9,S3h8 1 -");
+  Position black = P("forward", "b S1a1,s1j10,S2i9,S3h8 1 #");
   EXPECT_EQ(Legal(black), Moves{});
   EXPECT_EQ(StatusOf(black).reason, EndReason::kBlocked);
   EXPECT_EQ(StatusOf(black).outcome, Outcome::kWhiteWins);
+}
+
+TEST(Pass, BlockLoseMovingIntoABlockEndsTheGame) {
+  // Black's j10 moves only by jumping White's i9 to h8; g7-h8 shuts it in.
+  // block=lose has no filter, and Black, to move without a move, has lost.
+  Position open = P("standard block=lose", "w S1g7,M1i9,s1j10,s2a5 0 -");
+  Play(open, "g7-h8");
+  EXPECT_FALSE(open.over());  // Black can still move a5
+  Position alone = P("standard block=lose", "w S1g7,M1i9,s1j10 0 -");
+  Play(alone, "g7-h8");
+  EXPECT_TRUE(alone.over());
+  EXPECT_EQ(Legal(alone), Moves{});
+  EXPECT_EQ(StatusOf(alone).reason, EndReason::kBlocked);
+  EXPECT_EQ(StatusOf(alone).outcome, Outcome::kWhiteWins);
+  EXPECT_EQ(PositionToString(alone), "b S1h8,M1i9,s1j10 1 #");
 }
 
 TEST(Pass, NotWhenAMoveExists) {
@@ -514,7 +535,9 @@ const std::vector<Expected> kStart10 = Table({
     {"j8", "h8", "f8", "d8", "b8"},
 });
 
-TEST(Targets, StartSquares10x10) { ExpectStarts(V("standard"), kStart10); }
+TEST(Targets, StartSquares10x10) {
+  ExpectStarts(V("standard"), kStart10);
+}
 
 TEST(Targets, Translate10x10AllThirty) {
   ExpectTargets(V("standard"), Table({
@@ -565,11 +588,9 @@ TEST(Targets, OtherGeometries) {
   ExpectTargets(V("standard", 6, 1), Table({{"b6", "d6", "f6"}, {}, {}, {"e1", "c1", "a1"}}));
   ExpectTargets(V("forward", 6, 1), Table({{"f6", "d6", "b6"}, {}, {}, {"a1", "c1", "e1"}}));
   // 6x6, two rows: 4 ranks forward.
-  ExpectTargets(V("standard", 6, 2), Table({{"a5", "c5", "e5"},
-                                            {"b6", "d6", "f6"},
-                                            {},
-                                            {"f2", "d2", "b2"},
-                                            {"e1", "c1", "a1"}}));
+  ExpectTargets(
+      V("standard", 6, 2),
+      Table({{"a5", "c5", "e5"}, {"b6", "d6", "f6"}, {}, {"f2", "d2", "b2"}, {"e1", "c1", "a1"}}));
   // 4x4, one row.
   ExpectStarts(V("standard", 4, 1), Table({{"a1", "c1"}, {}, {}, {"d4", "b4"}}));
   ExpectTargets(V("standard", 4, 1), Table({{"b4", "d4"}, {}, {}, {"c1", "a1"}}));
@@ -588,8 +609,7 @@ TEST(Targets, PositionTargetsCoverThePiecesOnTheBoard) {
   EXPECT_EQ(pos.targets(Side::kBlack), SquareBit(*ParseSquare(g, "h2")));
   Position start = Position::Start(v);
   EXPECT_EQ(PopCount(start.targets(Side::kWhite)), 15);
-  EXPECT_EQ(start.targets(Side::kWhite),
-            g.rank_mask(7) | g.rank_mask(8) | g.rank_mask(9));
+  EXPECT_EQ(start.targets(Side::kWhite), g.rank_mask(7) | g.rank_mask(8) | g.rank_mask(9));
   EXPECT_EQ(start.targets(Side::kBlack), g.rank_mask(0) | g.rank_mask(1) | g.rank_mask(2));
 }
 
@@ -607,9 +627,9 @@ TEST(Targets, CompletedNeedsEveryPieceHome) {
 // Geometries other than 10x10
 
 TEST(Geometries, StartPositionMoves) {
-  EXPECT_EQ(Legal(Position::Start(V("standard"))),
-            (Moves{"a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4", "i3-h4",
-                   "i3-j4"}));
+  EXPECT_EQ(
+      Legal(Position::Start(V("standard"))),
+      (Moves{"a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4", "i3-h4", "i3-j4"}));
   EXPECT_EQ(Legal(Position::Start(V("standard", 4, 1))), (Moves{"a1-b2", "c1-b2", "c1-d2"}));
   EXPECT_EQ(Legal(Position::Start(V("standard", 6, 1))),
             (Moves{"a1-b2", "c1-b2", "c1-d2", "e1-d2", "e1-f2"}));

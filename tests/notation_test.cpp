@@ -31,7 +31,9 @@ Position P(const std::string& spec, const std::string& text) {
   return pos.value();
 }
 
-Geometry G(int size) { return *Geometry::Make(size, 1); }
+Geometry G(int size) {
+  return *Geometry::Make(size, 1);
+}
 
 Square Sq(const Geometry& g, const std::string& text) {
   absl::StatusOr<Square> s = ParseSquare(g, text);
@@ -108,14 +110,17 @@ TEST(Squares, ErrorsNameTheText) {
     const char* why;  // a word the message must contain
   };
   for (const Case& c : std::vector<Case>{
-           {10, "k1", "off"},   {10, "a11", "off"},  {10, "a0", "off"},  {10, "b1", "light"},
-           {10, "j9", "light"}, {10, "106", "index"}, {10, "110", "off"}, {10, "10", "index"},
-           {10, "0", "rank"},   {10, "1", "rank"},   {10, "zz", "e.g."}, {10, "c", "e.g."},
-           {10, "3c", "rank"},  {10, "c3x", "e.g."}, {10, "-3", "e.g."}, {10, "c+3", "e.g."},
-           {10, "c 3", "e.g."}, {10, "é3", "e.g."},  {10, "c99999999", "e.g."},
-           {8, "i1", "off"},    {8, "a9", "off"},    {8, "15", "index"}, {8, "91", "off"},
-           {8, "h8", ""},       {6, "g1", "off"},    {6, "a7", "off"},   {6, "14", "index"},
-           {6, "71", "off"},    {4, "e1", "off"},    {4, "13", "index"}, {4, "b3", "light"},
+           {10, "k1", "off"},         {10, "a11", "off"},  {10, "a0", "off"},
+           {10, "b1", "light"},       {10, "j9", "light"}, {10, "106", "index"},
+           {10, "110", "off"},        {10, "10", "index"}, {10, "0", "rank"},
+           {10, "1", "rank"},         {10, "zz", "e.g."},  {10, "c", "e.g."},
+           {10, "3c", "rank"},        {10, "c3x", "e.g."}, {10, "-3", "e.g."},
+           {10, "c+3", "e.g."},       {10, "c 3", "e.g."}, {10, "é3", "e.g."},
+           {10, "c99999999", "e.g."}, {8, "i1", "off"},    {8, "a9", "off"},
+           {8, "15", "index"},        {8, "91", "off"},    {8, "h8", ""},
+           {6, "g1", "off"},          {6, "a7", "off"},    {6, "14", "index"},
+           {6, "71", "off"},          {4, "e1", "off"},    {4, "13", "index"},
+           {4, "b3", "light"},
        }) {
     const Geometry g = G(c.size);
     absl::StatusOr<Square> s = ParseSquare(g, c.text);
@@ -210,8 +215,8 @@ TEST(MoveToString, ReadsBackInRandomPlay) {
           for (Move m : list) {
             const std::string text = MoveToString(pos, m);
             absl::StatusOr<Move> back = ParseMove(pos, text);
-            ASSERT_TRUE(back.ok()) << spec << " " << PositionToString(pos) << " " << text << ": "
-                                   << back.status();
+            ASSERT_TRUE(back.ok())
+                << spec << " " << PositionToString(pos) << " " << text << ": " << back.status();
             EXPECT_EQ(*back, m) << text;
             EXPECT_EQ(back->jump, m.jump) << text;
             // The ends alone name the same move.
@@ -305,14 +310,10 @@ TEST(Legality, JumpOverNothingOrTheWrongPiece) {
 }
 
 TEST(Legality, BackwardJumpAndStep) {
-  ExpectIllegal({"standard",
-                 "w S1e5,s1d4,s2j10 0 -",
-                 "e5-c3",
-                 {"backward jump e5-c3", "jump-dir=forward"}});
-  ExpectIllegal({"standard",
-                 "b S1e5,S2g7,s1f6 1 -",
-                 "f6-h8",
-                 {"backward jump f6-h8", "jump-dir=forward"}});
+  ExpectIllegal(
+      {"standard", "w S1e5,s1d4,s2j10 0 -", "e5-c3", {"backward jump e5-c3", "jump-dir=forward"}});
+  ExpectIllegal(
+      {"standard", "b S1e5,S2g7,s1f6 1 -", "f6-h8", {"backward jump f6-h8", "jump-dir=forward"}});
   ExpectIllegal(
       {"standard steps=forward", "w S1e5,s1h10 0 -", "e5-d4", {"backward step e5-d4", "steps"}});
   ExpectIllegal({"forward", "b S1b4,s1e5 1 -", "e5-f6", {"backward step e5-f6"}});
@@ -353,7 +354,8 @@ TEST(Legality, Passes) {
   ASSERT_TRUE(pass.ok()) << pass.status();
   EXPECT_TRUE(pass->is_pass());
   ExpectIllegal({"standard", kStart, "--", {"cannot pass", "White has a legal move"}});
-  ExpectIllegal({"standard block=lose", "w S1a1,s1b2,s2c3 0 -", "--", {"no move", "lost"}});
+  // block=lose: the side without a move has lost; the game is over.
+  ExpectIllegal({"standard block=lose", "w S1a1,s1b2,s2c3 0 #", "--", {"already over"}});
 }
 
 TEST(Legality, ChainsWithAndWithoutLandingSquares) {

@@ -14,19 +14,22 @@
 namespace salta {
 namespace {
 
-struct Run {
+struct ToolRun {
   int status = -1;  // exit status, or -1 if the tool did not exit normally
   std::string out;  // stdout (and stderr where merged)
 };
 
-std::string Tool() { return std::string(SALTA_TOOLS_DIR) + "/salta-perft"; }
+std::string Tool() {
+  return std::string(SALTA_TOOLS_DIR) + "/salta-perft";
+}
 
 // Runs the tool with the given arguments (already quoted for the shell).
 // `merge` also captures stderr; otherwise stderr is dropped.
-Run RunTool(const std::string& args, bool merge = true) {
-  const std::string command =
-      "'" + Tool() + "' " + args + (merge ? " 2>&1" : " 2>/dev/null") + " </dev/null";
-  Run r;
+ToolRun RunTool(const std::string& args, bool merge = true) {
+  std::string command = "'";
+  command.append(Tool()).append("' ").append(args);
+  command.append(merge ? " 2>&1" : " 2>/dev/null").append(" </dev/null");
+  ToolRun r;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) {
     ADD_FAILURE() << "popen failed: " << command;
@@ -60,7 +63,7 @@ TEST(PerftCli, ToolIsBuilt) {
 }
 
 TEST(PerftCli, JsonIsOneLineWithTheCounts) {
-  const Run r = RunTool("--json 3", /*merge=*/false);
+  const ToolRun r = RunTool("--json 3", /*merge=*/false);
   ASSERT_EQ(r.status, 0) << r.out;
   const nlohmann::json j = ParseOneLine(r.out);
   ASSERT_TRUE(j.is_object()) << r.out;
@@ -74,7 +77,7 @@ TEST(PerftCli, JsonIsOneLineWithTheCounts) {
 }
 
 TEST(PerftCli, JsonWithDivide) {
-  const Run r = RunTool("--json --divide 2", /*merge=*/false);
+  const ToolRun r = RunTool("--json --divide 2", /*merge=*/false);
   ASSERT_EQ(r.status, 0) << r.out;
   const nlohmann::json j = ParseOneLine(r.out);
   EXPECT_EQ(j.value("nodes", uint64_t{0}), 81u);
@@ -83,8 +86,8 @@ TEST(PerftCli, JsonWithDivide) {
   // The nine first moves of the start, each answered by nine.
   EXPECT_EQ(d.size(), 9u);
   uint64_t sum = 0;
-  for (const char* move : {"a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4",
-                           "i3-h4", "i3-j4"}) {
+  for (const char* move :
+       {"a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4", "i3-h4", "i3-j4"}) {
     ASSERT_TRUE(d.contains(move)) << move << " missing: " << r.out;
     EXPECT_EQ(d[move].get<uint64_t>(), 9u) << move;
   }
@@ -93,10 +96,10 @@ TEST(PerftCli, JsonWithDivide) {
 }
 
 TEST(PerftCli, TextOutput) {
-  const Run r = RunTool("3", /*merge=*/false);
+  const ToolRun r = RunTool("3", /*merge=*/false);
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_TRUE(Has(r.out, "nodes 891")) << r.out;
-  const Run d = RunTool("--divide 1", /*merge=*/false);
+  const ToolRun d = RunTool("--divide 1", /*merge=*/false);
   ASSERT_EQ(d.status, 0) << d.out;
   EXPECT_TRUE(Has(d.out, "a3-b4: 1\n")) << d.out;
   EXPECT_TRUE(Has(d.out, "i3-j4: 1\n")) << d.out;
@@ -123,7 +126,7 @@ TEST(PerftCli, RulesBoardPositionAndMoves) {
            {"--position 'w S1c3,s1a1 0 -' --rule block=allow --json 1", 4},
            {"--position start --moves 'c3-d4 h8-g7 d4-e5 g7-f6' --json 1", 1},  // e5xg7 forced
        }) {
-    const Run r = RunTool(c.args, /*merge=*/false);
+    const ToolRun r = RunTool(c.args, /*merge=*/false);
     ASSERT_EQ(r.status, 0) << c.args << ": " << r.out;
     const nlohmann::json j = ParseOneLine(r.out);
     EXPECT_EQ(j.value("nodes", uint64_t{999}), c.nodes) << c.args << ": " << r.out;
@@ -131,7 +134,7 @@ TEST(PerftCli, RulesBoardPositionAndMoves) {
 }
 
 TEST(PerftCli, MovesAreAppliedBeforeCounting) {
-  const Run r = RunTool("--moves '1. c3-d4 h8-g7 2. d4-e5' --json 3", /*merge=*/false);
+  const ToolRun r = RunTool("--moves '1. c3-d4 h8-g7 2. d4-e5' --json 3", /*merge=*/false);
   ASSERT_EQ(r.status, 0) << r.out;
   const nlohmann::json j = ParseOneLine(r.out);
   Position pos = Position::Start(Variant::Default());
@@ -143,7 +146,7 @@ TEST(PerftCli, MovesAreAppliedBeforeCounting) {
 }
 
 TEST(PerftCli, IllegalMoveExitsTwoNamingMovePlyAndReason) {
-  const Run r = RunTool("--moves 'c3-d4 c3-b4' 3");
+  const ToolRun r = RunTool("--moves 'c3-d4 c3-b4' 3");
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_TRUE(Has(r.out, "\"c3-b4\"")) << r.out;
   EXPECT_TRUE(Has(r.out, "ply 2")) << r.out;
@@ -151,14 +154,14 @@ TEST(PerftCli, IllegalMoveExitsTwoNamingMovePlyAndReason) {
   EXPECT_FALSE(Has(r.out, "nodes")) << r.out;
 
   // White must jump e5 over f6 at ply 5.
-  const Run salta = RunTool("--moves 'c3-d4 h8-g7 d4-e5 g7-f6 a3-b4' --json 2");
+  const ToolRun salta = RunTool("--moves 'c3-d4 h8-g7 d4-e5 g7-f6 a3-b4' --json 2");
   EXPECT_EQ(salta.status, 2) << salta.out;
   EXPECT_TRUE(Has(salta.out, "\"a3-b4\"")) << salta.out;
   EXPECT_TRUE(Has(salta.out, "ply 5")) << salta.out;
   EXPECT_TRUE(Has(salta.out, "jump required")) << salta.out;
   EXPECT_TRUE(Has(salta.out, "e5-g7")) << salta.out;
 
-  const Run syntax = RunTool("--moves 'c3-d4 h8:g7' 2");
+  const ToolRun syntax = RunTool("--moves 'c3-d4 h8:g7' 2");
   EXPECT_EQ(syntax.status, 2) << syntax.out;
   EXPECT_TRUE(Has(syntax.out, "h8:g7")) << syntax.out;
   EXPECT_TRUE(Has(syntax.out, "ply 2")) << syntax.out;
@@ -180,26 +183,26 @@ TEST(PerftCli, BadArgumentsExitTwoWithAClearMessage) {
            {"--rows 5 2", {"rows 5"}},
            {"--board 6 --rows 3 2", {"rows 3", "6x6"}},
            {"--position 'w S1a1,S1c1' 2", {"\"S1c1\"", "already placed"}},
-           {"--position 'garbage' 2", {"position", "fields"}},
+           {"--position 'garbage' 2", {"position", "1 field"}},
            {"--position 'w S1a1 0 #' 2", {"field 4"}},
            {"--board 6 --rows 1 --position 'w U1a3' 2", {"\"U1a3\"", "does not exist"}},
        }) {
-    const Run r = RunTool(c.args);
+    const ToolRun r = RunTool(c.args);
     EXPECT_EQ(r.status, 2) << c.args << ": " << r.out;
     for (const std::string& m : c.mentions)
       EXPECT_TRUE(Has(r.out, m)) << c.args << ": \"" << m << "\" missing in: " << r.out;
   }
   // Flag errors from the parser: also exit status 2.
-  for (const char* args : {"", "--depth 3", "--threads -1 2", "61", "-1", "abc", "--hash -3 2",
-                           "--bogus 2"}) {
-    const Run r = RunTool(args);
+  for (const char* args :
+       {"", "--depth 3", "--threads -1 2", "61", "-1", "abc", "--hash -3 2", "--bogus 2"}) {
+    const ToolRun r = RunTool(args);
     EXPECT_EQ(r.status, 2) << "\"" << args << "\": " << r.out;
     EXPECT_FALSE(r.out.empty()) << args;
   }
 }
 
 TEST(PerftCli, HelpExitsZeroAndMentionsEveryFlag) {
-  const Run r = RunTool("--help", /*merge=*/false);
+  const ToolRun r = RunTool("--help", /*merge=*/false);
   EXPECT_EQ(r.status, 0) << r.out;
   for (const char* flag : {"--rules", "--rule", "--board", "--rows", "--position", "--moves",
                            "--divide", "--threads", "--hash", "--json", "DEPTH"})

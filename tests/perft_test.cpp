@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <mutex>
 #include <random>
@@ -86,13 +87,20 @@ TEST(PerftData, FileCoversEveryPresetToDepthSix) {
   EXPECT_TRUE(found);
 }
 
+// Under the sanitizers (SALTA_SANITIZED set) the deepest counts are left to
+// the release run: they check counts, not memory.
+bool Sanitized() {
+  const char* env = std::getenv("SALTA_SANITIZED");
+  return env != nullptr && *env != '\0';
+}
+
 TEST(PerftData, EveryCountMatches) {
   for (const PerftLine& l : ReadPerftFile()) {
+    if (Sanitized() && l.nodes > 3000000) continue;
     const Position start = Position::Start(V(l.preset, l.board, l.rows));
     const PerftResult r = RunPerft(start, l.depth, /*threads=*/0, /*hash_mb=*/0, /*divide=*/false);
-    EXPECT_EQ(r.nodes, l.nodes) << "data/perft.txt:" << l.line << ": " << l.preset << " "
-                                << l.board << "x" << l.board << " rows " << l.rows << " depth "
-                                << l.depth;
+    EXPECT_EQ(r.nodes, l.nodes) << "data/perft.txt:" << l.line << ": " << l.preset << " " << l.board
+                                << "x" << l.board << " rows " << l.rows << " depth " << l.depth;
   }
 }
 
@@ -126,16 +134,16 @@ void ExpectSameForEveryThreadAndTable(const Position& pos, int depth) {
     EXPECT_EQ(reference.divide[i].second, PerftPlain(child, depth - 1))
         << MoveToString(pos, legal[i]);
   }
-  if (depth <= 5) {
+  // The plain recursion (no bulk counting, no threads, no table) agrees.
+  if (depth <= 5 || reference.nodes <= 2000000) {
     Position copy = pos;
     EXPECT_EQ(PerftPlain(copy, depth), reference.nodes) << PositionToString(pos);
   }
   for (int threads : {1, 2, 4}) {
     for (int hash_mb : {0, 16}) {
       const PerftResult r = RunPerft(pos, depth, threads, hash_mb);
-      EXPECT_EQ(r.nodes, reference.nodes)
-          << PositionToString(pos) << " depth " << depth << " threads " << threads << " hash "
-          << hash_mb;
+      EXPECT_EQ(r.nodes, reference.nodes) << PositionToString(pos) << " depth " << depth
+                                          << " threads " << threads << " hash " << hash_mb;
       ASSERT_EQ(r.divide.size(), reference.divide.size());
       for (size_t i = 0; i < r.divide.size(); ++i) {
         EXPECT_EQ(r.divide[i].first, reference.divide[i].first);
@@ -162,12 +170,37 @@ TEST(PerftThreads, SmallBoardsWhereGamesEnd) {
   ExpectSameForEveryThreadAndTable(Position::Start(V("standard", 6, 1)), 7);
 }
 
-TEST(PerftThreads, MoveLimitAndTable) {
-  // With a move limit the same squares at different plies count differently:
-  // the table must tell them apart.
-  ExpectSameForEveryThreadAndTable(Position::Start(V("standard", 4, 1, {"move-limit=4"})), 10);
-  ExpectSameForEveryThreadAndTable(Position::Start(V("standard", 6, 1, {"move-limit=3"})), 8);
-  ExpectSameForEveryThreadAndTable(Position::Start(V("forward", 6, 2, {"move-limit=2"})), 6);
+TEST(PerftThreads, MoveLimit) {
+  // Counts to the limit; the last move is exempt from the block filter, so
+  // they may exceed the counts without a limit (7453 and 38097 on 4x4, see
+  // data/perft.txt). Cross-checked with the independent Python perft that
+  // checked data/perft.txt.
+  struct Case {
+    const char* preset;
+    int board, rows;
+    const char* limit;
+    int depth;
+    uint64_t nodes;
+  };
+  for (const Case& c : std::vector<Case>{{"standard", 4, 1, "move-limit=5", 10, 7495},
+                                         {"pre1900", 4, 1, "move-limit=6", 12, 38475},
+                                         {"standard", 6, 1, "move-limit=3", 6, 22845},
+                                         {"forward", 6, 2, "move-limit=3", 6, 225088},
+                                         {"standard", 4, 1, "move-limit=4", 10, 0}}) {
+    const Position start = Position::Start(V(c.preset, c.board, c.rows, {c.limit}));
+    EXPECT_EQ(RunPerft(start, c.depth, 0, 0).nodes, c.nodes) << c.preset << " " << c.limit;
+    ExpectSameForEveryThreadAndTable(start, c.depth);
+  }
+  // From part-way: after three moves with move-limit=5, seven plies are left.
+  Position pos = Position::Start(V("standard", 4, 1, {"move-limit=5"}));
+  for (int i = 0; i < 3; ++i) {
+    MoveList list;
+    GenerateLegal(pos, list);
+    pos.Make(list[0]);
+  }
+  ExpectSameForEveryThreadAndTable(pos, 7);
+  EXPECT_GT(RunPerft(pos, 7, 2, 16).nodes, 0u);
+  EXPECT_EQ(RunPerft(pos, 8, 2, 16).nodes, 0u);
 }
 
 TEST(PerftThreads, RandomMiddlegamePositions) {
@@ -208,7 +241,7 @@ TEST(Perft, AForcedPassIsOneNode) {
   EXPECT_TRUE(one.divide[0].first.is_pass());
   ExpectSameForEveryThreadAndTable(pos, 5);
   // block=lose: no pass, no node.
-  Position lose = *ParsePosition(V("standard", 10, 3, {"block=lose"}), "w S1a1,s1b2,s2c3 0 -");
+  Position lose = *ParsePosition(V("standard", 10, 3, {"block=lose"}), "w S1a1,s1b2,s2c3 0 #");
   EXPECT_EQ(RunPerft(lose, 1, 1, 0).nodes, 0u);
   EXPECT_EQ(RunPerft(lose, 4, 2, 16).nodes, 0u);
 }

@@ -53,8 +53,8 @@ int CheckMakeUnmake(Position& pos) {
   const Position before = pos;
   for (Move m : list) {
     const Position::Undo undo = pos.Make(m);
-    EXPECT_EQ(pos.hash(), pos.ComputeHash()) << PositionToString(before) << " then "
-                                             << MoveToString(before, m);
+    EXPECT_EQ(pos.hash(), pos.ComputeHash())
+        << PositionToString(before) << " then " << MoveToString(before, m);
     EXPECT_EQ(pos.ply(), before.ply() + 1);
     EXPECT_NE(pos.side_to_move(), before.side_to_move());
     ExpectRoundTrip(pos);
@@ -72,8 +72,9 @@ TEST(PositionText, StartPositions) {
   EXPECT_EQ(PositionToString(Position::Start(V("standard"))),
             "w S1a1,S2c1,S3e1,S4g1,S5i1,M1b2,M2d2,M3f2,M4h2,M5j2,U1a3,U2c3,U3e3,U4g3,U5i3,"
             "s1j10,s2h10,s3f10,s4d10,s5b10,m1i9,m2g9,m3e9,m4c9,m5a9,u1j8,u2h8,u3f8,u4d8,u5b8 0 -");
-  EXPECT_EQ(PositionToString(Position::Start(V("standard", 8, 2))),
-            "w S1a1,S2c1,S3e1,S4g1,M1b2,M2d2,M3f2,M4h2,s1h8,s2f8,s3d8,s4b8,m1g7,m2e7,m3c7,m4a7 0 -");
+  EXPECT_EQ(
+      PositionToString(Position::Start(V("standard", 8, 2))),
+      "w S1a1,S2c1,S3e1,S4g1,M1b2,M2d2,M3f2,M4h2,s1h8,s2f8,s3d8,s4b8,m1g7,m2e7,m3c7,m4a7 0 -");
   EXPECT_EQ(PositionToString(Position::Start(V("forward", 6, 1))),
             "w S1a1,S2c1,S3e1,s1f6,s2d6,s3b6 0 -");
   EXPECT_EQ(PositionToString(Position::Start(V("pre1900", 4, 1))), "w S1a1,S2c1,s1d4,s2b4 0 -");
@@ -245,7 +246,7 @@ struct Bad {
 TEST(PositionText, MalformedTextsSayWhatIsWrong) {
   for (const Bad& c : std::vector<Bad>{
            {"", {"0 fields"}},
-           {"w", {"1 fields", "<side"}},
+           {"w", {"1 field", "<side"}},
            {"w S1a1 0 - extra", {"5 fields"}},
            {"x S1a1 0 -", {"field 1 \"x\"", "w or b"}},
            {"white S1a1", {"field 1 \"white\""}},
@@ -336,11 +337,21 @@ TEST(PositionText, GarbageAndMutationsNeverCrash) {
         for (int e = 0; e < edits && !text.empty(); ++e) {
           const size_t at = rng() % text.size();
           switch (rng() % 5) {
-            case 0: text[at] = char(rng() % 256); break;
-            case 1: text[at] = alphabet[rng() % alphabet.size()]; break;
-            case 2: text.erase(at, 1 + rng() % 3); break;
-            case 3: text.insert(at, 1, alphabet[rng() % alphabet.size()]); break;
-            case 4: text.insert(at, text.substr(rng() % text.size(), 1 + rng() % 6)); break;
+            case 0:
+              text[at] = char(rng() % 256);
+              break;
+            case 1:
+              text[at] = alphabet[rng() % alphabet.size()];
+              break;
+            case 2:
+              text.erase(at, 1 + rng() % 3);
+              break;
+            case 3:
+              text.insert(at, 1, alphabet[rng() % alphabet.size()]);
+              break;
+            case 4:
+              text.insert(at, text.substr(rng() % text.size(), 1 + rng() % 6));
+              break;
           }
         }
         check(v, text);

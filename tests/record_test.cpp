@@ -19,7 +19,9 @@
 namespace salta {
 namespace {
 
-std::vector<ParsedGame> Parse(const std::string& text) { return ParseRecords(text); }
+std::vector<ParsedGame> Parse(const std::string& text) {
+  return ParseRecords(text);
+}
 
 std::string ReadFile(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -68,7 +70,7 @@ TEST(RecordTest, ParsesTagsMovesCommentsAndResult) {
 TEST(RecordTest, ManyGamesPerFileWithAndWithoutTags) {
   const std::string text =
       "[Event \"a\"]\n\n1. c3-d4 *\n\n"
-      "[Event \"b\"]\n1. c3-d4 h8-g7 1-0\n"  // no blank lines at all
+      "[Event \"b\"]\n1. c3-d4 h8-g7 1-0\n"             // no blank lines at all
       "[Event \"c\"]\n1. a3-b4 0-1 1. e3-f4 1/2-1/2\n"  // a tagless game after a result
       "1. g3-h4 *";
   std::vector<ParsedGame> games = Parse(text);
@@ -89,8 +91,7 @@ TEST(RecordTest, ManyGamesPerFileWithAndWithoutTags) {
 }
 
 TEST(RecordTest, CrlfAndByteOrderMarkReadLikeLf) {
-  const std::string lf =
-      "[Event \"x\"]\n[Result \"*\"]\n\n1. c3-d4 {a\nb} h8-g7 ; c\n2. d4-e5 *\n";
+  const std::string lf = "[Event \"x\"]\n[Result \"*\"]\n\n1. c3-d4 {a\nb} h8-g7 ; c\n2. d4-e5 *\n";
   std::string crlf = "\xEF\xBB\xBF";
   for (char c : lf) {
     if (c == '\n') crlf += '\r';
@@ -134,7 +135,9 @@ TEST(RecordTest, ErrorsSayLineAndColumn) {
       {"[Event x]\n", {1, 8}, "expected the quoted value of tag Event"},
       {"[\"x\"]\n", {1, 2}, "expected a tag name"},
       {"[Event \"x\" [Site \"y\"]\n", {1, 12}, "expected ']' to close tag Event"},
-      {"[A \"1\"]\n[B \"2\"]\n[A \"3\"]\n", {3, 1}, "tag A is given twice (first at line 1, column 1)"},
+      {"[A \"1\"]\n[B \"2\"]\n[A \"3\"]\n",
+       {3, 1},
+       "tag A is given twice (first at line 1, column 1)"},
       {"[A \"a\\nb\"]", {1, 6}, "a backslash in a tag value"},
       {"1. c3-d4\n   h8-g7 2. d4+e5 *", {2, 13}, "unexpected \"d4+e5\""},
       {"1. c3-d4 {open\n\n h8-g7", {1, 10}, "the comment is not closed"},
@@ -147,10 +150,10 @@ TEST(RecordTest, ErrorsSayLineAndColumn) {
       {"1. c3-", {1, 4}, "unexpected \"c3-\""},
       {"1. c3-d4 \x7f", {1, 10}, "control character 0x7f"},
       {"1. c3-d4 {\x80}", {1, 11}, "invalid UTF-8 (byte 0x80)"},
-      {"1. c3-d4 {\xC0\xAF}", {1, 11}, "invalid UTF-8"},        // overlong
-      {"1. c3-d4 {\xED\xA0\x80}", {1, 11}, "invalid UTF-8"},    // a surrogate
+      {"1. c3-d4 {\xC0\xAF}", {1, 11}, "invalid UTF-8"},          // overlong
+      {"1. c3-d4 {\xED\xA0\x80}", {1, 11}, "invalid UTF-8"},      // a surrogate
       {"1. c3-d4 {\xF4\x90\x80\x80}", {1, 11}, "invalid UTF-8"},  // past U+10FFFF
-      {"1. c3-d4 {\xE2\x82}", {1, 11}, "invalid UTF-8"},        // truncated
+      {"1. c3-d4 {\xE2\x82}", {1, 11}, "invalid UTF-8"},          // truncated
   };
   for (const ErrorCase& c : cases) {
     std::vector<ParsedGame> games = Parse(c.text);
@@ -191,7 +194,8 @@ TEST(RecordTest, LimitsKeepMemoryBounded) {
   limits.max_comment_bytes = 100;
   limits.max_game_bytes = 1000;
   limits.max_token_bytes = 20;
-  const std::string long_comment = "1. c3-d4 {" + std::string(500, 'x') + "} *\n\n[Event \"next\"]\n*";
+  const std::string long_comment =
+      "1. c3-d4 {" + std::string(500, 'x') + "} *\n\n[Event \"next\"]\n*";
   std::vector<ParsedGame> games = ParseRecords(long_comment, limits);
   ASSERT_EQ(games.size(), 2u);
   ASSERT_TRUE(games[0].error);
@@ -241,7 +245,8 @@ TEST(RecordTest, WriterIsCanonical) {
   r.SetTag("Result", "*");
   r.SetTag("Event", "E \"q\" \\");
   r.comments = {"start"};
-  for (const char* m : {"c3-d4", "h8-g7", "d4-e5"}) r.moves.push_back(RecordMove{m, "", {}, 0, false, {}, {}});
+  for (const char* m : {"c3-d4", "h8-g7", "d4-e5"})
+    r.moves.push_back(RecordMove{m, "", {}, 0, false, {}, {}});
   r.moves[0].comments = {"with } brace"};
   r.moves[1].annotation = "!";
   r.result = "*";
@@ -263,10 +268,10 @@ TEST(RecordTest, WriterIsCanonical) {
 TEST(RecordTest, WriterNumbersFromThePositionTag) {
   GameRecord r;
   r.SetTag("Position", "b S1a1,s1j10 37 -");
-  for (const char* m : {"j10-i9", "a1-b2", "i9-h8"}) r.moves.push_back(RecordMove{m, "", {}, 0, false, {}, {}});
+  for (const char* m : {"j10-i9", "a1-b2", "i9-h8"})
+    r.moves.push_back(RecordMove{m, "", {}, 0, false, {}, {}});
   r.result = "*";
-  EXPECT_EQ(WriteRecord(r),
-            "[Position \"b S1a1,s1j10 37 -\"]\n\n19... j10-i9 20. a1-b2 i9-h8 *\n");
+  EXPECT_EQ(WriteRecord(r), "[Position \"b S1a1,s1j10 37 -\"]\n\n19... j10-i9 20. a1-b2 i9-h8 *\n");
   const Numbering n = NumberingOf(r);
   EXPECT_TRUE(n.black_first);
   EXPECT_EQ(n.first_number, 19);
@@ -274,7 +279,8 @@ TEST(RecordTest, WriterNumbersFromThePositionTag) {
 
 TEST(RecordTest, WriterWrapsLines) {
   GameRecord r;
-  for (int i = 0; i < 200; ++i) r.moves.push_back(RecordMove{i % 2 ? "h8-g7" : "c3-d4", "", {}, 0, false, {}, {}});
+  for (int i = 0; i < 200; ++i)
+    r.moves.push_back(RecordMove{i % 2 ? "h8-g7" : "c3-d4", "", {}, 0, false, {}, {}});
   r.result = "*";
   const std::string text = WriteRecord(r);
   size_t start = 0;
@@ -294,10 +300,14 @@ TEST(RecordTest, RoundTripOfGeneratedGames) {
     std::vector<std::string> overrides;
     int size, rows;
   };
-  const std::vector<Setup> setups = {{"standard", {}, 10, 3},        {"pre1900", {}, 10, 3},
-                                     {"forward", {}, 10, 3},         {"standard", {}, 6, 2},
-                                     {"pre1900", {}, 8, 2},          {"forward", {}, 4, 1},
-                                     {"standard", {"chain=on"}, 8, 3}, {"standard", {"block=allow"}, 4, 1}};
+  const std::vector<Setup> setups = {{"standard", {}, 10, 3},
+                                     {"pre1900", {}, 10, 3},
+                                     {"forward", {}, 10, 3},
+                                     {"standard", {}, 6, 2},
+                                     {"pre1900", {}, 8, 2},
+                                     {"forward", {}, 4, 1},
+                                     {"standard", {"chain=on"}, 8, 3},
+                                     {"standard", {"block=allow"}, 4, 1}};
   int games = 0;
   for (const Setup& s : setups) {
     const Variant* v = *MakeVariant(s.preset, s.overrides, s.size, s.rows);
@@ -359,9 +369,15 @@ TEST(RecordTest, GarbageAndTruncatedInputNeverCrash) {
     for (int e = 0; e < edits; ++e) {
       const size_t at = rng() % text.size();
       switch (rng() % 3) {
-        case 0: text[at] = alphabet[rng() % alphabet.size()]; break;
-        case 1: text.erase(at, 1 + rng() % 10); break;
-        default: text.insert(at, 1, char(rng() % 256)); break;
+        case 0:
+          text[at] = alphabet[rng() % alphabet.size()];
+          break;
+        case 1:
+          text.erase(at, 1 + rng() % 10);
+          break;
+        default:
+          text.insert(at, 1, char(rng() % 256));
+          break;
       }
       if (text.empty()) text = "x";
     }

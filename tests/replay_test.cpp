@@ -164,11 +164,20 @@ void CheckWithReference(const GameRecord& r, const ReplayReport& report) {
   const ref::RefStatus st = ref::StatusOf(pos);
   std::string expected;
   switch (st.outcome) {
-    case ref::RefOutcome::kWhiteWins: expected = "1-0"; break;
-    case ref::RefOutcome::kBlackWins: expected = "0-1"; break;
-    case ref::RefOutcome::kDraw: expected = "1/2-1/2"; break;
-    case ref::RefOutcome::kNone: expected = "*"; break;
-    case ref::RefOutcome::kUndecided: return;  // needs the scoring count
+    case ref::RefOutcome::kWhiteWins:
+      expected = "1-0";
+      break;
+    case ref::RefOutcome::kBlackWins:
+      expected = "0-1";
+      break;
+    case ref::RefOutcome::kDraw:
+      expected = "1/2-1/2";
+      break;
+    case ref::RefOutcome::kNone:
+      expected = "*";
+      break;
+    case ref::RefOutcome::kUndecided:
+      return;  // needs the scoring count
   }
   if (ref::PhaseOf(pos) == ref::RefPhase::kExtraMove) return;
   EXPECT_EQ(r.result, expected);

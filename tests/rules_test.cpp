@@ -39,11 +39,11 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& OptionTable
   return *table;
 }
 
-const OptionMap kStandard = {{"steps", "any"},         {"jump-over", "opponent"},
-                             {"jump-dir", "forward"},  {"chain", "off"},
-                             {"jumps", "mandatory"},   {"block", "forbid"},
-                             {"goal", "translate"},    {"extra-move", "on"},
-                             {"move-limit", "0"},      {"limit-scoring", "moves"}};
+const OptionMap kStandard = {{"steps", "any"},        {"jump-over", "opponent"},
+                             {"jump-dir", "forward"}, {"chain", "off"},
+                             {"jumps", "mandatory"},  {"block", "forbid"},
+                             {"goal", "translate"},   {"extra-move", "on"},
+                             {"move-limit", "0"},     {"limit-scoring", "moves"}};
 
 TEST(Rules, OptionNamesInDocumentedOrder) {
   std::vector<std::string> expected;
@@ -92,11 +92,11 @@ TEST(Rules, ForwardPreset) {
   ASSERT_TRUE(r.ok()) << r.status();
   // steps=forward, jump-over=any, jump-dir=forward, chain=on, jumps=optional,
   // block=lose, goal=mirror, extra-move=off, limit-scoring=pieces.
-  const OptionMap expected = {{"steps", "forward"},     {"jump-over", "any"},
-                              {"jump-dir", "forward"},  {"chain", "on"},
-                              {"jumps", "optional"},    {"block", "lose"},
-                              {"goal", "mirror"},       {"extra-move", "off"},
-                              {"move-limit", "0"},      {"limit-scoring", "pieces"}};
+  const OptionMap expected = {{"steps", "forward"},    {"jump-over", "any"},
+                              {"jump-dir", "forward"}, {"chain", "on"},
+                              {"jumps", "optional"},   {"block", "lose"},
+                              {"goal", "mirror"},      {"extra-move", "off"},
+                              {"move-limit", "0"},     {"limit-scoring", "pieces"}};
   EXPECT_EQ(OptionsOf(*r), expected);
   EXPECT_EQ(*r, Rules::Forward());
   EXPECT_EQ(r->steps, Steps::kForward);

@@ -36,7 +36,9 @@ Output Sh(const std::string& command) {
   return r;
 }
 
-std::string Validate(const std::string& args) { return kTools + "/salta-validate " + args; }
+std::string Validate(const std::string& args) {
+  return kTools + "/salta-validate " + args;
+}
 
 std::vector<nlohmann::json> JsonLines(const std::string& out) {
   std::vector<nlohmann::json> lines;
@@ -47,7 +49,8 @@ std::vector<nlohmann::json> JsonLines(const std::string& out) {
 }
 
 fs::path TempFile(const std::string& name) {
-  return fs::temp_directory_path() / ("salta_validate_cli_" + std::to_string(getpid()) + "_" + name);
+  return fs::temp_directory_path() /
+         ("salta_validate_cli_" + std::to_string(getpid()) + "_" + name);
 }
 
 TEST(ValidateCliTest, ExitStatuses) {
@@ -57,7 +60,8 @@ TEST(ValidateCliTest, ExitStatuses) {
                 .status,
             1);
   // A missing file is an I/O error even when another file has invalid games.
-  EXPECT_EQ(Sh(Validate(kGames + "/invalid/moves.sgn /no/such/file.sgn >/dev/null 2>&1")).status, 2);
+  EXPECT_EQ(Sh(Validate(kGames + "/invalid/moves.sgn /no/such/file.sgn >/dev/null 2>&1")).status,
+            2);
   EXPECT_EQ(Sh(Validate(kGames + " >/dev/null 2>&1")).status, 2);  // a directory
   EXPECT_EQ(Sh(Validate("--rules blitz x.sgn >/dev/null 2>&1")).status, 2);
   EXPECT_EQ(Sh(Validate("--rule steps=sideways x.sgn >/dev/null 2>&1")).status, 2);
@@ -121,9 +125,8 @@ TEST(ValidateCliTest, LenientTurnsAMissedJumpIntoAWarning) {
 
 TEST(ValidateCliTest, StandardInputQuietAndThreadsGiveTheSameAnswers) {
   const fs::path games = TempFile("games.sgn");
-  ASSERT_EQ(Sh(kTools + "/salta-play --games 60 --max-plies 80 --seed 4 -o " + games.string())
-                .status,
-            0);
+  ASSERT_EQ(
+      Sh(kTools + "/salta-play --games 60 --max-plies 80 --seed 4 -o " + games.string()).status, 0);
   // Append the invalid corpus so that both verdicts are in the stream.
   {
     std::ofstream out(games, std::ios::app | std::ios::binary);
@@ -132,8 +135,9 @@ TEST(ValidateCliTest, StandardInputQuietAndThreadsGiveTheSameAnswers) {
   }
   const Output one = Sh(Validate("--json --threads 1 " + games.string() + " | grep -v summary"));
   const Output four = Sh(Validate("--json --threads 4 " + games.string() + " | grep -v summary"));
-  const Output piped = Sh("cat " + games.string() + " | " +
-                       Validate("--json --threads 3 - | grep -v summary | sed 's/\"file\":\"-\"/X/'"));
+  const Output piped =
+      Sh("cat " + games.string() + " | " +
+         Validate("--json --threads 3 - | grep -v summary | sed 's/\"file\":\"-\"/X/'"));
   EXPECT_EQ(one.out, four.out);
   EXPECT_EQ(JsonLines(one.out).size(), 76u);
   // The same objects, but for the file name.
@@ -164,7 +168,8 @@ TEST(ValidateCliTest, SaltaPlayIsDeterministicAndValid) {
        {"--rules standard", "--rules pre1900", "--rules forward --board 6 --rows 2",
         "--rules standard --board 4 --rows 1 --rule block=allow --player random"}) {
     const std::string play = kTools + "/salta-play " + rules + " --games 5 --max-plies 120";
-    const Output a = Sh(play + " --seed 11"), b = Sh(play + " --seed 11"), c = Sh(play + " --seed 12");
+    const Output a = Sh(play + " --seed 11"), b = Sh(play + " --seed 11"),
+                 c = Sh(play + " --seed 12");
     EXPECT_EQ(a.status, 0);
     EXPECT_EQ(a.out, b.out) << rules;
     EXPECT_NE(a.out, c.out) << rules;

@@ -26,8 +26,8 @@ int main(int argc, char** argv) {
       "Plays legal Salta games with simple players and writes them as game records\n"
       "(docs/records.md), one after another. The same seed gives the same games.\n\n"
       "Exit status: 0 written; 2 bad arguments or the output cannot be written."};
-  std::string preset = "standard", position_text = "start", player_name = "greedy",
-              white_name, black_name, output = "-";
+  std::string preset = "standard", position_text = "start", player_name = "greedy", white_name,
+              black_name, output = "-";
   std::vector<std::string> overrides;
   int board = 10, rows = 3, games = 1, max_plies = 1000, noise = 10;
   uint64_t seed = 1;

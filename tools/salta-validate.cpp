@@ -78,7 +78,8 @@ class Printer {
       j["line"] = e.start.line;
       j["valid"] = r.valid;
       j["plies"] = r.plies;
-      j["result"] = r.result.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.result);
+      j["result"] =
+          r.result.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.result);
       j["end"] = r.valid ? nlohmann::ordered_json(std::string(salta::EndReasonName(r.end)))
                          : nlohmann::ordered_json(nullptr);
       j["score"] = r.score ? nlohmann::ordered_json(*r.score) : nlohmann::ordered_json(nullptr);
@@ -98,8 +99,8 @@ class Printer {
       if (r.score) std::cout << ", score " << *r.score;
       std::cout << "\n";
     } else {
-      std::cout << file << ":" << Where(*r.error) << " game " << number << ": invalid: "
-                << Text(*r.error) << "\n";
+      std::cout << file << ":" << Where(*r.error) << " game " << number
+                << ": invalid: " << Text(*r.error) << "\n";
     }
     if (!quiet_)
       for (const ReplayIssue& i : r.warnings)
@@ -207,7 +208,12 @@ class Validator {
           done_cv.notify_one();
         }
       });
+    // Batches read but not yet printed: at most 4 per thread and 64 MiB of
+    // game text (or one batch, however large).
     const size_t max_in_flight = size_t(threads_) * 4;
+    constexpr size_t kMaxInFlightBytes = size_t{64} << 20;
+    std::deque<size_t> in_flight_bytes;
+    size_t in_flight_total = 0;
     uint64_t next_seq = 0, next_emit = 0;
     // Emits finished batches in order; with `wait`, waits for the next one.
     auto drain = [&](bool wait) {
@@ -223,6 +229,8 @@ class Validator {
         }
         Emit(*b);
         ++next_emit;
+        in_flight_total -= in_flight_bytes.front();
+        in_flight_bytes.pop_front();
         wait = false;
       }
     };
@@ -231,7 +239,11 @@ class Validator {
     size_t bytes = 0;
     auto submit = [&] {
       if (batch->texts.empty()) return;
-      while (next_seq - next_emit >= max_in_flight) drain(true);
+      while (next_seq - next_emit >= max_in_flight ||
+             (in_flight_total > 0 && in_flight_total + bytes > kMaxInFlightBytes))
+        drain(true);
+      in_flight_bytes.push_back(bytes);
+      in_flight_total += bytes;
       batch->seq = next_seq++;
       {
         std::lock_guard lock(mu);
@@ -285,8 +297,7 @@ int main(int argc, char** argv) {
   app.add_option("--rule", overrides,
                  "Override one rule option in every game, KEY=VALUE (repeatable), e.g. "
                  "--rule move-limit=120");
-  auto* strict_flag =
-      app.add_flag("--strict", strict, "A missed jump is an error (the default)");
+  auto* strict_flag = app.add_flag("--strict", strict, "A missed jump is an error (the default)");
   app.add_flag("--lenient", lenient,
                "The \"Salta!\" custom: a missed jump is a warning, and the same side must jump "
                "on its next move if it can")

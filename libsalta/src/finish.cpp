@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <queue>
+#include <unordered_map>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -21,11 +22,15 @@ using Clock = std::chrono::steady_clock;
 
 // Bounds at or above kInf mean "cannot finish".
 constexpr int kInf = 1 << 20;
-constexpr int Inc(int x) { return x >= kInf ? kInf : x + 1; }
+constexpr int Inc(int x) {
+  return x >= kInf ? kInf : x + 1;
+}
 constexpr uint8_t kPdbUnreachable = 255;
 constexpr int kMaxPiecesInProblem = kPiecesPerSide;
 
-constexpr Direction Reverse(Direction d) { return Direction(3 - d); }
+constexpr Direction Reverse(Direction d) {
+  return Direction(3 - d);
+}
 
 // ---------------------------------------------------------------------------
 // The problem, turned so that the side moves as White does: a Black piece on
@@ -144,8 +149,8 @@ std::shared_ptr<Pdb> BuildPdb(const Problem& p, const std::vector<int8_t>& targe
   std::vector<std::array<int8_t, 4>> from(n);
   for (Square s = 0; s < n; ++s)
     for (int i = 0; i < 4; ++i)
-      from[s][i] = i < p.num_step_dirs ? int8_t(g.neighbor(s, Reverse(p.step_dirs[i])))
-                                       : int8_t(kNoSquare);
+      from[s][i] =
+          i < p.num_step_dirs ? int8_t(g.neighbor(s, Reverse(p.step_dirs[i]))) : int8_t(kNoSquare);
   std::vector<uint32_t> queue;
   queue.reserve(size / 8 + 16);
   queue.push_back(goal);
@@ -202,8 +207,8 @@ std::shared_ptr<Pdb> BuildDistance(const Problem& p, const std::vector<Bitboard>
 }
 
 std::string PdbKey(const Problem& p, const std::vector<int8_t>& targets) {
-  std::string key = absl::StrCat(p.g->size(), "x", p.g->size(), " steps=",
-                                 p.num_step_dirs == 4 ? "any" : "forward", " targets=");
+  std::string key = absl::StrCat(p.g->size(), "x", p.g->size(),
+                                 " steps=", p.num_step_dirs == 4 ? "any" : "forward", " targets=");
   for (size_t j = 0; j < targets.size(); ++j)
     absl::StrAppend(&key, j ? "," : "", SquareName(*p.g, targets[j]));
   return key;
@@ -264,6 +269,13 @@ class PdbCache {
   static PdbCache& Get() {
     static PdbCache* cache = new PdbCache();
     return *cache;
+  }
+
+  // The database if it is in memory already, else null.
+  std::shared_ptr<const Pdb> Cached(const Problem& p, const std::vector<int8_t>& targets) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = map_.find(PdbKey(p, targets));
+    return it == map_.end() ? nullptr : it->second;
   }
 
   absl::StatusOr<std::shared_ptr<const Pdb>> Find(const Problem& p,
@@ -335,7 +347,8 @@ int DefaultGroupSize(int n) {
 // target (file, then rank) and cut into runs, the first run `offset` long.
 absl::StatusOr<std::vector<Partition>> MakePartitions(const Problem& p, int size,
                                                       const std::vector<int>& offsets,
-                                                      const std::string& dir) {
+                                                      const std::string& dir,
+                                                      bool cached_only = false) {
   std::vector<int> order(p.k);
   for (int i = 0; i < p.k; ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](int a, int b) {
@@ -356,9 +369,14 @@ absl::StatusOr<std::vector<Partition>> MakePartitions(const Problem& p, int size
         targets.push_back(p.target[order[start + j]]);
         part.group_of[order[start + j]] = int8_t(part.groups.size());
       }
-      absl::StatusOr<std::shared_ptr<const Pdb>> pdb = PdbCache::Get().Find(p, targets, dir);
-      if (!pdb.ok()) return pdb.status();
-      group.pdb = *pdb;
+      if (cached_only) {
+        group.pdb = PdbCache::Get().Cached(p, targets);
+        if (!group.pdb) return std::vector<Partition>();
+      } else {
+        absl::StatusOr<std::shared_ptr<const Pdb>> pdb = PdbCache::Get().Find(p, targets, dir);
+        if (!pdb.ok()) return pdb.status();
+        group.pdb = *pdb;
+      }
       for (int j = 0, w = 1; j < len; ++j, w *= p.n) group.weight[j] = uint32_t(w);
       part.groups.push_back(std::move(group));
       start += len;
@@ -368,11 +386,15 @@ absl::StatusOr<std::vector<Partition>> MakePartitions(const Problem& p, int size
   return partitions;
 }
 
+// The partitions whose maximum is the bound: runs of `size` pieces starting
+// at different offsets, so that every pair of neighbouring targets shares a
+// group in some partition. Four partitions of groups of four measured best
+// on the benchmark positions (two: median 7 ms, one position over 7 s;
+// four: median 3 ms, slowest 3 s).
 std::vector<int> DefaultOffsets(int size) {
-  if (size <= 1) return {0};
-  if (size == 2) return {0, 1};
-  if (size == 3) return {0, 1, 2};
-  return {0, size / 2};
+  std::vector<int> offsets;
+  for (int o = 0; o < std::min(size, 4); ++o) offsets.push_back(o);
+  return offsets;
 }
 
 // ---------------------------------------------------------------------------
@@ -391,7 +413,9 @@ inline uint64_t Mix64(uint64_t h) {
   h *= 0xC4CEB9FE1A85EC53ull;
   return h ^ (h >> 33);
 }
-inline uint64_t HashKey(const Key& k) { return Mix64(k.a ^ Mix64(k.b + 0x9E3779B97F4A7C15ull)); }
+inline uint64_t HashKey(const Key& k) {
+  return Mix64(k.a ^ Mix64(k.b + 0x9E3779B97F4A7C15ull));
+}
 
 // Lower bounds proven by failed searches, by exact state. Grows up to a
 // maximum, then replaces the weakest bound in the probed window.
@@ -482,14 +506,13 @@ struct PieceMove {
 
 class Solver {
  public:
-  Solver(const Problem& p, const FinishOptions& options)
-      : p_(p), options_(options), bounds_(size_t(1) << 22) {
+  Solver(const Problem& p, const FinishOptions& options, Clock::time_point start)
+      : p_(p), options_(options), bounds_(size_t(1) << 22), start_time_(start) {
     for (int i = 0; i < p_.k; ++i) {
       sq_[i] = p_.start[i];
       occ_ |= SquareBit(sq_[i]);
       key_ = WithPiece(key_, i, sq_[i]);
     }
-    start_time_ = Clock::now();
     children_.reserve(4096);
   }
 
@@ -571,6 +594,76 @@ class Solver {
   bool limit_hit() const { return limit_hit_; }
   double seconds() const {
     return std::chrono::duration<double>(Clock::now() - start_time_).count();
+  }
+
+  // Puts the pieces on `squares` and recomputes the bounds.
+  void SetSquares(const std::array<int8_t, kMaxPiecesInProblem>& squares) {
+    occ_ = 0;
+    key_ = Key{};
+    for (int i = 0; i < p_.k; ++i) {
+      sq_[i] = squares[i];
+      occ_ |= SquareBit(sq_[i]);
+      key_ = WithPiece(key_, i, sq_[i]);
+    }
+    std::vector<Partition> parts = std::move(partitions_);
+    SetPartitions(std::move(parts));
+  }
+
+  // A way to finish, not necessarily shortest: weighted A* (g + 8h) over at
+  // most max_nodes expansions or until the deadline. For the upper bound.
+  bool WeightedSearch(uint64_t max_nodes, Clock::time_point deadline,
+                      std::vector<PieceMove>& path) {
+    struct Node {
+      std::array<int8_t, kMaxPiecesInProblem> squares;
+      int g;
+      int parent;
+      PieceMove move;
+    };
+    struct KeyHash {
+      size_t operator()(const Key& k) const { return HashKey(k); }
+    };
+    const std::array<int8_t, kMaxPiecesInProblem> start = sq_;
+    std::vector<Node> nodes = {{sq_, 0, -1, PieceMove{}}};
+    std::unordered_map<Key, int, KeyHash> index = {{key_, 0}};
+    using Entry = std::pair<int64_t, int>;  // (priority, node); smaller first
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> open;
+    auto priority = [](int g, int h) { return int64_t(g + 8 * h) * 1024 - g; };
+    open.push({priority(0, Heuristic()), 0});
+    bool found = false;
+    for (uint64_t expanded = 0; !open.empty() && expanded < max_nodes; ++expanded) {
+      if ((expanded & 255) == 0 && Clock::now() >= deadline) break;
+      const int at = open.top().second;
+      open.pop();
+      SetSquares(nodes[at].squares);
+      if (Heuristic() == 0) {
+        for (int n = at; nodes[n].parent >= 0; n = nodes[n].parent) path.push_back(nodes[n].move);
+        std::reverse(path.begin(), path.end());
+        found = true;
+        break;
+      }
+      const int g = nodes[at].g;
+      for (int i = 0; i < p_.k; ++i)
+        ForEachMove(i, [&](Square to, bool jump) {
+          const int hc = ChildHeuristic(i, to);
+          if (hc >= kInf) return;
+          const Key child = WithPiece(WithPiece(key_, i, sq_[i]), i, to);
+          auto [it, inserted] = index.emplace(child, int(nodes.size()));
+          if (!inserted) {
+            if (nodes[it->second].g <= g + 1) return;
+            nodes[it->second].g = g + 1;
+            nodes[it->second].parent = at;
+            nodes[it->second].move = PieceMove{int8_t(i), sq_[i], int8_t(to), jump};
+            open.push({priority(g + 1, hc), it->second});
+            return;
+          }
+          Node n{sq_, g + 1, at, PieceMove{int8_t(i), sq_[i], int8_t(to), jump}};
+          n.squares[i] = int8_t(to);
+          nodes.push_back(n);
+          open.push({priority(g + 1, hc), int(nodes.size()) - 1});
+        });
+    }
+    SetSquares(start);
+    return found;
   }
 
   // Moves of piece i from the current state.
@@ -792,11 +885,11 @@ absl::Status CheckSolution(const Position& pos, Side side, const std::vector<Mov
     GenerateRaw(b, side, raw);
     const Move m = moves[i];
     if (m.is_pass() || !raw.contains(m))
-      return absl::InvalidArgumentError(absl::StrCat(
-          "move ", i + 1, " (",
-          m.is_pass() ? std::string("--")
-                      : absl::StrCat(SquareName(g, m.from), "-", SquareName(g, m.to)),
-          ") is not a step or jump of ", SideName(side), " on the clear board"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("move ", i + 1, " (",
+                       m.is_pass() ? std::string("--")
+                                   : absl::StrCat(SquareName(g, m.from), "-", SquareName(g, m.to)),
+                       ") is not a step or jump of ", SideName(side), " on the clear board"));
     b.Make(m);
     b.Make(Move::Pass());
   }
@@ -806,12 +899,11 @@ absl::Status CheckSolution(const Position& pos, Side side, const std::vector<Mov
   return absl::OkStatus();
 }
 
-absl::Status PreparePatternDatabases(const Position& pos, Side side,
-                                     const FinishOptions& options) {
+absl::Status PreparePatternDatabases(const Position& pos, Side side, const FinishOptions& options) {
   const Problem p = MakeProblem(pos, side);
   if (p.k == 0 || p.jumps) return absl::OkStatus();
-  const int size = options.pattern_group_size < 0 ? DefaultGroupSize(p.n)
-                                                  : options.pattern_group_size;
+  const int size =
+      options.pattern_group_size < 0 ? DefaultGroupSize(p.n) : options.pattern_group_size;
   if (size <= 0) return absl::OkStatus();
   absl::StatusOr<std::vector<Partition>> parts =
       MakePartitions(p, size, DefaultOffsets(size), options.pattern_dir);
@@ -843,14 +935,36 @@ absl::StatusOr<FinishResult> MinMovesToFinish(const Position& pos, Side side,
     singles.group_of[i] = int8_t(i);
     singles.groups.push_back(std::move(group));
   }
+  // A piece that cannot reach its target even alone: seen before any
+  // database is built.
+  for (const Group& group : singles.groups)
+    if (group.pdb->table[p.start[group.pieces[0]]] == kPdbUnreachable) {
+      result.reachable = false;
+      result.exact = true;
+      result.lower = result.upper = kUnknownMoves;
+      return finish(result);
+    }
   std::vector<Partition> partitions;
+  // Large databases (four pieces: 6 MB, 0.3 s each to build) are built only
+  // when a first search with small ones (three pieces, milliseconds) has not
+  // finished within a node budget: most counts need no more.
+  int size = 0, small = 0;
   if (!p.jumps) {
-    const int size = options.pattern_group_size < 0 ? DefaultGroupSize(p.n)
-                                                    : options.pattern_group_size;
-    if (size > 1) {
+    size = std::min(
+        p.k, options.pattern_group_size < 0 ? DefaultGroupSize(p.n) : options.pattern_group_size);
+    small = options.pattern_group_size < 0 && size > 3 ? 3 : size;
+    if (small < size) {
+      // Already in memory: no reason to start small.
+      absl::StatusOr<std::vector<Partition>> cached =
+          MakePartitions(p, size, DefaultOffsets(size), options.pattern_dir, true);
+      if (cached.ok() && !cached->empty()) {
+        small = size;
+        for (Partition& part : *cached) partitions.push_back(std::move(part));
+      }
+    }
+    if (small > 1 && partitions.empty()) {
       absl::StatusOr<std::vector<Partition>> parts =
-          MakePartitions(p, std::min(size, p.k), DefaultOffsets(std::min(size, p.k)),
-                         options.pattern_dir);
+          MakePartitions(p, small, DefaultOffsets(small), options.pattern_dir);
       if (!parts.ok()) return parts.status();
       for (Partition& part : *parts) partitions.push_back(std::move(part));
     }
@@ -860,12 +974,37 @@ absl::StatusOr<FinishResult> MinMovesToFinish(const Position& pos, Side side,
   if (partitions.empty()) partitions.push_back(std::move(singles));
   if (partitions.size() > 8) partitions.resize(8);
 
-  Solver solver(p, options);
+  // Under a limit, the exact search gets three quarters of it and a quick
+  // search for a way to finish (the upper bound) the rest.
+  FinishOptions exact_options = options;
+  if (options.time_limit_seconds > 0) exact_options.time_limit_seconds *= 0.75;
+  if (options.node_limit > 0) exact_options.node_limit = options.node_limit * 3 / 4 + 1;
+  Solver solver(p, exact_options, start);
   solver.SetPartitions(std::move(partitions));
   std::vector<PieceMove> path;
   bool unreachable = false;
   int lower = 0;
-  const bool done = solver.Run(lower, path, unreachable);
+  bool done;
+  if (small < size) {
+    solver.set_budget(100000);
+    done = solver.Run(lower, path, unreachable);
+    // Building the large databases takes seconds: not under a tighter limit.
+    const double left = exact_options.time_limit_seconds - solver.seconds();
+    if (!done && !solver.limit_hit()) {
+      if (exact_options.time_limit_seconds <= 0 || left > 4.0) {
+        absl::StatusOr<std::vector<Partition>> parts =
+            MakePartitions(p, size, DefaultOffsets(size), options.pattern_dir);
+        if (!parts.ok()) return parts.status();
+        if (parts->size() > 8) parts->resize(8);
+        solver.SetPartitions(std::move(*parts));
+      }
+      solver.set_budget(0);
+      solver.clear_abort();
+      done = solver.Run(lower, path, unreachable);
+    }
+  } else {
+    done = solver.Run(lower, path, unreachable);
+  }
   result.nodes = solver.nodes();
   if (unreachable) {
     result.reachable = false;
@@ -891,6 +1030,27 @@ absl::StatusOr<FinishResult> MinMovesToFinish(const Position& pos, Side side,
   result.exact = false;
   result.lower = lower;
   result.upper = kUnknownMoves;
+  {
+    const Clock::time_point deadline =
+        options.time_limit_seconds > 0
+            ? start + std::chrono::duration_cast<Clock::duration>(
+                          std::chrono::duration<double>(options.time_limit_seconds))
+            : Clock::time_point::max();
+    const uint64_t budget =
+        options.node_limit > 0 ? std::max<uint64_t>(options.node_limit / 4, 1) : uint64_t(1) << 20;
+    std::vector<PieceMove> way;
+    if (solver.WeightedSearch(budget, deadline, way)) {
+      result.upper = int(way.size());
+      if (result.upper == result.lower) {
+        result.exact = true;
+        if (options.want_solution)
+          for (const PieceMove& mv : way) {
+            const Square from = p.Normal(mv.from), to = p.Normal(mv.to);
+            result.solution.push_back(mv.jump ? Move::Jump(from, to) : Move::Step(from, to));
+          }
+      }
+    }
+  }
   return finish(result);
 }
 

@@ -17,7 +17,9 @@ constexpr absl::string_view kRosterTags[] = {"Event", "Site",  "Date",  "Round",
                                              "White", "Black", "Result"};
 constexpr absl::string_view kSaltaTags[] = {"Rules", "Board", "Position", "Score"};
 
-bool IsSpace(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+bool IsSpace(unsigned char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
 
 // Bytes that may appear in a movetext token (a move, a number, a result).
 bool IsTokenByte(unsigned char c) {
@@ -54,7 +56,8 @@ size_t Utf8Length(absl::string_view s, size_t i) {
 
 std::string Describe(unsigned char c) {
   if (c == '\t') return "a tab";
-  if (c < ' ' || c == 0x7f) return absl::StrCat("control character 0x", absl::Hex(c, absl::kZeroPad2));
+  if (c < ' ' || c == 0x7f)
+    return absl::StrCat("control character 0x", absl::Hex(c, absl::kZeroPad2));
   if (c >= 0x80) return absl::StrCat("byte 0x", absl::Hex(c, absl::kZeroPad2));
   return absl::StrCat("'", std::string(1, char(c)), "'");
 }
@@ -64,13 +67,18 @@ class Parser {
  public:
   Parser(const GameText& text, const RecordLimits& limits,
          const std::function<void(ParsedGame&&)>& on_game)
-      : s_(text.text), line_(text.start.line), col_(text.start.column), limits_(limits),
+      : s_(text.text),
+        line_(text.start.line),
+        col_(text.start.column),
+        limits_(limits),
         on_game_(on_game) {
     if (line_ < 1) line_ = 1;
     if (col_ < 1) col_ = 1;
   }
 
   void Run(bool too_long) {
+    // About one move per 6 bytes of movetext.
+    game_.record.moves.reserve(std::min<size_t>(s_.size() / 6 + 1, 4096));
     if (too_long) {
       game_.record.start = Here();
       Fail(Here(), absl::StrCat("the game is longer than ", limits_.max_game_bytes,
@@ -155,8 +163,7 @@ class Parser {
     }
     Start();
     in_movetext_ = true;
-    if (c == '(' || c == ')')
-      return Fail(Here(), "variations in parentheses are not supported");
+    if (c == '(' || c == ')') return Fail(Here(), "variations in parentheses are not supported");
     if (c == ']') return Fail(Here(), "']' without a tag pair");
     if (c == '"') return Fail(Here(), "a quoted string outside a tag pair");
     if (c >= 0x80) {
@@ -181,12 +188,12 @@ class Parser {
     const absl::string_view name = s_.substr(name_start, i_ - name_start);
     if (name.empty()) {
       if (i_ >= s_.size()) return Fail(Here(), "the tag pair ends before its name");
-      return Fail(Here(), absl::StrCat("expected a tag name (letters, digits, '_'), found ",
-                                       DescribeAt()));
+      return Fail(Here(),
+                  absl::StrCat("expected a tag name (letters, digits, '_'), found ", DescribeAt()));
     }
     if (name.size() > limits_.max_token_bytes)
-      return Fail(at, absl::StrCat("the tag name is longer than ", limits_.max_token_bytes,
-                                   " characters"));
+      return Fail(
+          at, absl::StrCat("the tag name is longer than ", limits_.max_token_bytes, " characters"));
     SkipBlanks();
     if (i_ >= s_.size() || s_[i_] != '"')
       return Fail(Here(), absl::StrCat("expected the quoted value of tag ", name, ", found ",
@@ -196,8 +203,8 @@ class Parser {
     std::string value;
     while (true) {
       if (i_ >= s_.size() || s_[i_] == '\n' || s_[i_] == '\r')
-        return Fail(value_at, absl::StrCat("the value of tag ", name,
-                                           " is not closed by '\"' on its line"));
+        return Fail(value_at,
+                    absl::StrCat("the value of tag ", name, " is not closed by '\"' on its line"));
       const unsigned char c = s_[i_];
       if (c == '"') {
         Advance();
@@ -225,8 +232,8 @@ class Parser {
     }
     SkipBlanks();
     if (i_ >= s_.size() || s_[i_] != ']')
-      return Fail(Here(), absl::StrCat("expected ']' to close tag ", name, ", found ",
-                                       DescribeAt()));
+      return Fail(Here(),
+                  absl::StrCat("expected ']' to close tag ", name, ", found ", DescribeAt()));
     Advance();
     for (size_t k = 0; k < g.tags.size(); ++k)
       if (g.tags[k].first == name)
@@ -292,8 +299,8 @@ class Parser {
     while (i_ < s_.size() && IsTokenByte(s_[i_])) {
       Advance();
       if (i_ - start > limits_.max_token_bytes)
-        return Fail(at, absl::StrCat("a token longer than ", limits_.max_token_bytes,
-                                     " characters"));
+        return Fail(at,
+                    absl::StrCat("a token longer than ", limits_.max_token_bytes, " characters"));
     }
     absl::string_view token = s_.substr(start, i_ - start);
     if (IsResultToken(token)) {
@@ -337,20 +344,25 @@ class Parser {
     const absl::string_view move = token.substr(0, end);
     if (annotation.size() > 2)
       return Fail(at, absl::StrCat("\"", token, "\": an annotation is at most two of ! and ?"));
+    // "--", or squares (letters and digits) joined by single dashes.
     bool ok = move == "--";
     if (!ok && !move.empty()) {
-      ok = true;
-      for (absl::string_view part : absl::StrSplit(move, '-')) {
-        if (part.empty()) ok = false;
-        for (char ch : part)
-          if (!absl::ascii_isalnum(ch)) ok = false;
+      ok = move.front() != '-' && move.back() != '-';
+      int dashes = 0;
+      for (size_t k = 0; ok && k < move.size(); ++k) {
+        if (move[k] == '-') {
+          ++dashes;
+          ok = move[k + 1] != '-';
+        } else {
+          ok = absl::ascii_isalnum(move[k]);
+        }
       }
-      ok = ok && move.find('-') != absl::string_view::npos;
+      ok = ok && dashes > 0;
     }
     if (!ok) {
       Fail(at, absl::StrCat("unexpected \"", token,
-                                   "\": expected a move such as c3-d4 or 32-43, -- for a pass, "
-                                   "a move number such as 12. or a result (1-0 0-1 1/2-1/2 *)"));
+                            "\": expected a move such as c3-d4 or 32-43, -- for a pass, "
+                            "a move number such as 12. or a result (1-0 0-1 1/2-1/2 *)"));
       game_.error->token = std::string(token);
       return false;
     }
@@ -535,13 +547,18 @@ bool GameSplitter::Next(GameText& out) {
           }
           break;
         case kTag:
-          if (c == '"') state = kTagString;
-          else if (c == ']' || c == '\n') state = kTop;
+          if (c == '"')
+            state = kTagString;
+          else if (c == ']' || c == '\n')
+            state = kTop;
           break;
         case kTagString:
-          if (c == '\\') state = kTagEscape;
-          else if (c == '"') state = kTag;
-          else if (c == '\n') state = kTop;
+          if (c == '\\')
+            state = kTagEscape;
+          else if (c == '"')
+            state = kTag;
+          else if (c == '\n')
+            state = kTop;
           break;
         case kTagEscape:
           state = c == '\n' ? kTop : kTagString;
@@ -607,8 +624,7 @@ Numbering NumberingOf(const GameRecord& game) {
   Numbering n;
   const std::string* position = game.Tag("Position");
   if (position == nullptr) return n;
-  std::vector<absl::string_view> fields =
-      absl::StrSplit(*position, ' ', absl::SkipWhitespace());
+  std::vector<absl::string_view> fields = absl::StrSplit(*position, ' ', absl::SkipWhitespace());
   if (fields.empty() || fields[0] == "start") return n;
   n.black_first = fields[0] == "b" || fields[0] == "B";
   if (fields.size() >= 3) {

@@ -5,21 +5,17 @@
 #include <set>
 
 #include "absl/strings/ascii.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/synchronization/mutex.h"
 #include "salta/legality.h"
 #include "salta/movegen.h"
 #include "salta/notation.h"
 
-// The scoring hook. Define SALTA_WITH_SCORE (and link score.cpp and
-// finish.cpp into the library) to check Score tags and move-limit results
-// with the exact count; without it those are reported as not checked.
-#ifdef SALTA_WITH_SCORE
+// The scoring count (ScoreByCount, at the end) is the one use of score.h.
 #include "salta/score.h"
-#endif
 
 namespace salta {
 namespace {
@@ -89,8 +85,8 @@ std::string EndText(const Position& pos, int ended_ply) {
       ended_ply > 0 ? absl::StrCat(" at ply ", ended_ply) : std::string(" in the start position");
   switch (st.reason) {
     case EndReason::kGoal:
-      return absl::StrCat(pos.Completed(Side::kWhite) ? "White" : "Black",
-                          " completed its goal", when);
+      return absl::StrCat(pos.Completed(Side::kWhite) ? "White" : "Black", " completed its goal",
+                          when);
     case EndReason::kExtraMove:
       return absl::StrCat("White completed its goal and Black's extra move ended the game", when);
     case EndReason::kMoveLimit:
@@ -99,7 +95,8 @@ std::string EndText(const Position& pos, int ended_ply) {
     case EndReason::kBlocked:
       return absl::StrCat(SideName(pos.side_to_move()), " has no legal move and has lost",
                           " (block=lose)", when);
-    case EndReason::kNone: break;
+    case EndReason::kNone:
+      break;
   }
   return absl::StrCat("the game is over", when);
 }
@@ -131,29 +128,32 @@ class Replayer {
     return i;
   }
 
-  // A syntax error of the tag section comes before any move: report it first.
-  bool TagSyntaxErrorFirst() {
-    if (game_.error && !game_.error->in_movetext) {
+  // An error of the set-up (a bad Rules, Board or Position tag), unless a
+  // syntax error of the tag section comes before it in the text.
+  void SetupError(SourcePos at, std::string reason) {
+    if (TagSyntaxError() &&
+        !(at.line < game_.error->at.line ||
+          (at.line == game_.error->at.line && at.column < game_.error->at.column))) {
       SyntaxError();
-      return true;
+      return;
     }
-    return false;
+    Error(At(at, std::move(reason)));
   }
+  bool TagSyntaxError() const { return game_.error && !game_.error->in_movetext; }
 
   bool Setup() {
-    if (TagSyntaxErrorFirst()) return false;
     const std::string* rules_tag = record_.Tag("Rules");
     const std::string spec = rules_tag ? *rules_tag : options_.rules;
     const SourcePos rules_at = rules_tag ? record_.TagAt("Rules") : record_.start;
     absl::StatusOr<Rules> rules = Rules::Parse(spec);
     if (!rules.ok()) {
-      Error(At(rules_at, absl::StrCat(rules_tag ? "Rules tag: " : "rules: ",
-                                      rules.status().message())));
+      SetupError(rules_at,
+                 absl::StrCat(rules_tag ? "Rules tag: " : "rules: ", rules.status().message()));
       return false;
     }
     for (const std::string& o : options_.overrides)
       if (absl::Status s = rules->SetFromString(o); !s.ok()) {
-        Error(At(record_.start, absl::StrCat("rule override: ", s.message())));
+        SetupError(record_.start, absl::StrCat("rule override: ", s.message()));
         return false;
       }
     report_.rules = rules->ToString();
@@ -161,28 +161,31 @@ class Replayer {
     if (const std::string* board = record_.Tag("Board")) {
       absl::StatusOr<Geometry> g = ParseBoardTag(*board);
       if (!g.ok()) {
-        Error(At(record_.TagAt("Board"), absl::StrCat("Board tag: ", g.status().message())));
+        SetupError(record_.TagAt("Board"), absl::StrCat("Board tag: ", g.status().message()));
         return false;
       }
       geometry = *g;
     }
     if (!AdmitVariant(geometry, *rules)) {
-      Error(At(rules_tag ? rules_at : record_.start,
-               absl::StrCat("more than ", kMaxVariants,
-                            " different rule sets and boards in one run: this game's are not "
-                            "replayed (variants are kept for the life of the process)")));
+      SetupError(rules_tag ? rules_at : record_.start,
+                 absl::StrCat("more than ", kMaxVariants,
+                              " different rule sets and boards in one run: this game's are not "
+                              "replayed (variants are kept for the life of the process)"));
       return false;
     }
     absl::StatusOr<const Variant*> variant = Variant::Get(geometry, *rules);
     if (!variant.ok()) {
-      Error(At(record_.start, std::string(variant.status().message())));
+      SetupError(record_.start, std::string(variant.status().message()));
       return false;
     }
     const std::string* position = record_.Tag("Position");
     absl::StatusOr<Position> pos = ParsePosition(**variant, position ? *position : "start");
     if (!pos.ok()) {
-      Error(At(record_.TagAt("Position"),
-               absl::StrCat("Position tag: ", pos.status().message())));
+      SetupError(record_.TagAt("Position"), absl::StrCat("Position tag: ", pos.status().message()));
+      return false;
+    }
+    if (TagSyntaxError()) {
+      SyntaxError();
       return false;
     }
     report_.final_position.emplace(*pos);
@@ -212,11 +215,13 @@ class Replayer {
         i.reason = std::move(reason);
         return i;
       };
-      if (rm.number != 0 &&
-          (rm.number != number || rm.number_black != (side == Side::kBlack)))
-        Warn(issue(absl::StrCat("move number ", rm.number, rm.number_black ? "..." : ".",
-                                " should be ", number, side == Side::kBlack ? "..." : ".",
-                                " (", SideName(side), "'s move ", number, ")")));
+      if (rm.number != 0 && (rm.number != number || rm.number_black != (side == Side::kBlack))) {
+        ReplayIssue w = issue(absl::StrCat(
+            "move number ", rm.number, rm.number_black ? "..." : ".", " should be ", number,
+            side == Side::kBlack ? "..." : ".", " (", SideName(side), "'s move ", number, ")"));
+        w.at = rm.number_at;
+        Warn(std::move(w));
+      }
       if (pos.over()) {
         Error(issue(absl::StrCat("move after the end of the game: ", EndText(pos, ended_ply))));
         return;
@@ -324,8 +329,13 @@ class Replayer {
     report_.end = st.reason;
     if (st.reason == EndReason::kBlocked) ended_ply_ = report_.plies;
     const bool extra_pending = pos.phase() == Phase::kExtraMove;
+    // The scoring count, computed only where the result or a Score tag needs it.
+    const bool needs_count =
+        (st.over() || extra_pending) &&
+        (record_.Tag("Score") != nullptr || st.outcome == Outcome::kUndecided ||
+         (extra_pending && claimed != "*" && claimed != "0-1"));
     std::optional<CountedScore> counted;
-    if (st.over() || extra_pending) counted = ScoreByCount(pos);
+    if (needs_count) counted = ScoreByCount(pos);
     const std::string* score_tag = record_.Tag("Score");
     const SourcePos score_at = record_.TagAt("Score");
     std::optional<int> score_claimed;
@@ -380,8 +390,10 @@ class Replayer {
       return;
     }
     if (!claimed.empty() && expected.empty() && !(extra_pending && claimed == "*"))
-      Warn(issue(claimed_at, absl::StrCat("result ", claimed, " not checked: ", why,
-                                          ", and the scoring count is not available")));
+      Warn(issue(
+          claimed_at,
+          absl::StrCat("result ", claimed, " not checked: ", why,
+                       "; the scoring count is not available (not exact within the time limit)")));
 
     if (!score_claimed) return;
     const bool decided = st.over() || extra_pending;
@@ -396,13 +408,17 @@ class Replayer {
     }
     if (!counted) {
       if (!(st.over() && st.outcome == Outcome::kDraw))
-        Warn(issue(score_at, absl::StrCat("score not checked: Score ", *score_claimed,
-                                          " needs the scoring count, which is not available")));
+        Warn(
+            issue(score_at,
+                  absl::StrCat(
+                      "score not checked: Score ", *score_claimed,
+                      " needs the scoring count, which is not available (not exact within the time "
+                      "limit)")));
       return;
     }
     if (counted->points != *score_claimed)
-      Error(issue(score_at, absl::StrCat("Score ", *score_claimed, " is wrong: the winner's score is ",
-                                         counted->points)));
+      Error(issue(score_at, absl::StrCat("Score ", *score_claimed,
+                                         " is wrong: the winner's score is ", counted->points)));
   }
 
   const ParsedGame& game_;
@@ -421,18 +437,23 @@ ReplayReport ReplayGame(const ParsedGame& game, const ReplayOptions& options) {
 
 std::string ResultToken(Outcome outcome) {
   switch (outcome) {
-    case Outcome::kWhiteWins: return "1-0";
-    case Outcome::kBlackWins: return "0-1";
-    case Outcome::kDraw: return "1/2-1/2";
-    case Outcome::kNone: return "*";
-    case Outcome::kUndecided: return "?";
+    case Outcome::kWhiteWins:
+      return "1-0";
+    case Outcome::kBlackWins:
+      return "0-1";
+    case Outcome::kDraw:
+      return "1/2-1/2";
+    case Outcome::kNone:
+      return "*";
+    case Outcome::kUndecided:
+      return "?";
   }
   return "?";
 }
 
 absl::StatusOr<Geometry> ParseBoardTag(absl::string_view text) {
-  const std::string usage =
-      absl::StrCat("\"", text, "\": expected \"NxN, R rows\" (e.g. \"8x8, 2 rows\"), \"NxN\" or \"N\"");
+  const std::string usage = absl::StrCat(
+      "\"", text, "\": expected \"NxN, R rows\" (e.g. \"8x8, 2 rows\"), \"NxN\" or \"N\"");
   std::vector<absl::string_view> parts = absl::StrSplit(text, ',');
   if (parts.size() > 2) return absl::InvalidArgumentError(usage);
   absl::string_view size_text = absl::StripAsciiWhitespace(parts[0]);
@@ -440,15 +461,13 @@ absl::StatusOr<Geometry> ParseBoardTag(absl::string_view text) {
   if (const size_t x = size_text.find_first_of("xX"); x != absl::string_view::npos) {
     if (!absl::SimpleAtoi(size_text.substr(0, x), &n) ||
         !absl::SimpleAtoi(size_text.substr(x + 1), &n2) || n != n2)
-      return absl::InvalidArgumentError(
-          absl::StrCat(usage, "; boards are square"));
+      return absl::InvalidArgumentError(absl::StrCat(usage, "; boards are square"));
   } else if (!absl::SimpleAtoi(size_text, &n)) {
     return absl::InvalidArgumentError(usage);
   }
   int rows = std::min(3, (n - 1) / 2);
   if (parts.size() == 2) {
-    std::vector<absl::string_view> words =
-        absl::StrSplit(parts[1], ' ', absl::SkipWhitespace());
+    std::vector<absl::string_view> words = absl::StrSplit(parts[1], ' ', absl::SkipWhitespace());
     if (words.size() != 2 || (words[1] != "rows" && words[1] != "row") ||
         !absl::SimpleAtoi(words[0], &rows))
       return absl::InvalidArgumentError(usage);
@@ -456,20 +475,18 @@ absl::StatusOr<Geometry> ParseBoardTag(absl::string_view text) {
   return Geometry::Make(n, rows);
 }
 
-#ifdef SALTA_WITH_SCORE
-bool ScoreCountAvailable() { return true; }
+bool ScoreCountAvailable() {
+  return true;
+}
 
 std::optional<CountedScore> ScoreByCount(const Position& final_position) {
   FinishOptions options;
   options.time_limit_seconds = 10;
   absl::StatusOr<GameScore> score = ScoreGame(final_position, options);
-  if (!score.ok() || !score->exact || score->points == kUnknownMoves) return std::nullopt;
+  if (!score.ok() || !score->exact || score->points == kUnknownMoves ||
+      score->outcome == Outcome::kUndecided || score->outcome == Outcome::kNone)
+    return std::nullopt;
   return CountedScore{score->outcome, score->points};
 }
-#else
-bool ScoreCountAvailable() { return false; }
-
-std::optional<CountedScore> ScoreByCount(const Position&) { return std::nullopt; }
-#endif
 
 }  // namespace salta

@@ -22,7 +22,8 @@ Range RangeOf(const FinishResult& r) {
 
 std::string NeedText(const FinishResult& r, Side side) {
   if (!r.reachable) return absl::StrCat(SideName(side), " cannot finish");
-  if (r.exact) return absl::StrCat(SideName(side), " needs ", r.lower, r.lower == 1 ? " move" : " moves");
+  if (r.exact)
+    return absl::StrCat(SideName(side), " needs ", r.lower, r.lower == 1 ? " move" : " moves");
   return absl::StrCat(SideName(side), " needs ", r.lower, " to ",
                       r.upper == kUnknownMoves ? std::string("?") : absl::StrCat(r.upper),
                       " moves (not exact)");
@@ -54,10 +55,14 @@ std::string WinnerText(Outcome o) {
 
 std::string ResultText(Outcome outcome) {
   switch (outcome) {
-    case Outcome::kWhiteWins: return "1-0";
-    case Outcome::kBlackWins: return "0-1";
-    case Outcome::kDraw: return "1/2-1/2";
-    default: return "*";
+    case Outcome::kWhiteWins:
+      return "1-0";
+    case Outcome::kBlackWins:
+      return "0-1";
+    case Outcome::kDraw:
+      return "1/2-1/2";
+    default:
+      return "*";
   }
 }
 
@@ -82,11 +87,11 @@ absl::StatusOr<GameScore> ScoreGame(const Position& pos, const FinishOptions& op
       score.points = kUnknownMoves;
       score.outcome = need->lower - 1 > 0 ? Outcome::kWhiteWins : Outcome::kUndecided;
     }
-    score.summary = absl::StrCat(
-        score.outcome == Outcome::kDraw ? "Draw" : WinnerText(score.outcome),
-        score.points > 0 ? absl::StrCat(" by ", score.points) : std::string(),
-        " (White completed; Black's extra move not played, credited: ",
-        NeedText(*need, Side::kBlack), ", less one)");
+    score.summary =
+        absl::StrCat(score.outcome == Outcome::kDraw ? "Draw" : WinnerText(score.outcome),
+                     score.points > 0 ? absl::StrCat(" by ", score.points) : std::string(),
+                     " (White completed; Black's extra move not played, credited: ",
+                     NeedText(*need, Side::kBlack), ", less one)");
     return score;
   }
 
@@ -112,14 +117,14 @@ absl::StatusOr<GameScore> ScoreGame(const Position& pos, const FinishOptions& op
       ScoreByLoserCount(score, *need);
       score.summary = absl::StrCat(
           WinnerText(status.outcome),
-          score.points != kUnknownMoves ? absl::StrCat(" by ", score.points) : std::string(),
-          " (", NeedText(*need, loser), ")");
+          score.points != kUnknownMoves ? absl::StrCat(" by ", score.points) : std::string(), " (",
+          NeedText(*need, loser), ")");
       return score;
     }
     case EndReason::kBlocked:
       score.points = 0;
-      score.summary = absl::StrCat(WinnerText(status.outcome), " (",
-                                   SideName(pos.side_to_move()), " is blocked and loses)");
+      score.summary = absl::StrCat(WinnerText(status.outcome), " (", SideName(pos.side_to_move()),
+                                   " is blocked and loses)");
       return score;
     case EndReason::kMoveLimit:
       break;
@@ -131,9 +136,10 @@ absl::StatusOr<GameScore> ScoreGame(const Position& pos, const FinishOptions& op
   if (rules.limit_scoring == LimitScoring::kPieces) {
     const int w = PiecesHome(pos, Side::kWhite), b = PiecesHome(pos, Side::kBlack);
     score.points = std::abs(w - b);
-    score.summary = absl::StrCat(
-        w == b ? std::string("Draw") : absl::StrCat(WinnerText(status.outcome), " by ", score.points),
-        " at the move limit (pieces home: White ", w, ", Black ", b, ")");
+    score.summary =
+        absl::StrCat(w == b ? std::string("Draw")
+                            : absl::StrCat(WinnerText(status.outcome), " by ", score.points),
+                     " at the move limit (pieces home: White ", w, ", Black ", b, ")");
     return score;
   }
   absl::StatusOr<FinishResult> white = Count(pos, Side::kWhite, options, score);
@@ -160,13 +166,13 @@ absl::StatusOr<GameScore> ScoreGame(const Position& pos, const FinishOptions& op
     score.points = std::abs(w.lo - b.lo);
   else
     score.points = kUnknownMoves;
-  score.summary = absl::StrCat(
-      score.outcome == Outcome::kDraw        ? std::string("Draw")
-      : score.outcome == Outcome::kUndecided ? std::string("Undecided")
-                                             : WinnerText(score.outcome),
-      score.points > 0 ? absl::StrCat(" by ", score.points) : std::string(),
-      " at the move limit (", NeedText(*white, Side::kWhite), "; ",
-      NeedText(*black, Side::kBlack), ", less one for moving second)");
+  score.summary =
+      absl::StrCat(score.outcome == Outcome::kDraw        ? std::string("Draw")
+                   : score.outcome == Outcome::kUndecided ? std::string("Undecided")
+                                                          : WinnerText(score.outcome),
+                   score.points > 0 ? absl::StrCat(" by ", score.points) : std::string(),
+                   " at the move limit (", NeedText(*white, Side::kWhite), "; ",
+                   NeedText(*black, Side::kBlack), ", less one for moving second)");
   return score;
 }
 

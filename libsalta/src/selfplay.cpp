@@ -63,7 +63,9 @@ absl::StatusOr<Player> ParsePlayer(absl::string_view name) {
       absl::StrCat("unknown player \"", name, "\": the players are random and greedy"));
 }
 
-absl::string_view PlayerName(Player p) { return p == Player::kRandom ? "random" : "greedy"; }
+absl::string_view PlayerName(Player p) {
+  return p == Player::kRandom ? "random" : "greedy";
+}
 
 SelfPlayGame PlayGame(const Position& start, const SelfPlayOptions& options, uint64_t seed,
                       uint64_t game) {
@@ -98,7 +100,7 @@ SelfPlayGame PlayGame(const Position& start, const SelfPlayOptions& options, uin
   std::string result = "*";
   if (out.status.over()) {
     if (out.status.outcome != Outcome::kUndecided) result = ResultToken(out.status.outcome);
-    if (std::optional<CountedScore> counted = ScoreByCount(pos)) {
+    if (std::optional<CountedScore> counted = options.score ? ScoreByCount(pos) : std::nullopt) {
       result = ResultToken(counted->outcome);
       r.SetTag("Score", absl::StrCat(counted->points));
     }

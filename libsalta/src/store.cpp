@@ -23,7 +23,9 @@ const std::string kRulesKey = "m/rules";
 const std::string kParametersKey = "m/parameters";
 const std::string kCompleteKey = "m/complete";
 
-std::string DataKey(absl::string_view key) { return absl::StrCat(kDataPrefix, key); }
+std::string DataKey(absl::string_view key) {
+  return absl::StrCat(kDataPrefix, key);
+}
 
 absl::Status FromRocks(const rocksdb::Status& s, absl::string_view what) {
   if (s.ok()) return absl::OkStatus();
@@ -113,8 +115,7 @@ Table::~Table() {
   if (db_) db_->Close().PermitUncheckedError();
 }
 
-absl::StatusOr<std::unique_ptr<Table>> Table::Create(const std::string& dir,
-                                                     const TableMeta& meta,
+absl::StatusOr<std::unique_ptr<Table>> Table::Create(const std::string& dir, const TableMeta& meta,
                                                      const CreateOptions& options) {
   std::error_code ec;
   if (std::filesystem::exists(dir, ec) && !std::filesystem::is_empty(dir, ec)) {
@@ -171,9 +172,9 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Open(const std::string& dir,
   absl::StatusOr<TableMeta> meta = ReadMetaFrom(**db, dir);
   if (!meta.ok()) return meta.status();
   auto mismatch = [&](absl::string_view field, absl::string_view have, absl::string_view want) {
-    return absl::FailedPreconditionError(absl::StrCat("table ", dir, " does not match: its ",
-                                                      field, " is \"", have, "\", expected \"",
-                                                      want, "\""));
+    return absl::FailedPreconditionError(absl::StrCat("table ", dir, " does not match: its ", field,
+                                                      " is \"", have, "\", expected \"", want,
+                                                      "\""));
   };
   if (meta->kind != expected.kind) return mismatch("kind", meta->kind, expected.kind);
   if (meta->version != expected.version)
@@ -207,10 +208,10 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Open(const std::string& dir,
     uint64_t count = 0, sum = 0;
     if (absl::Status st = table->Scan(count, sum); !st.ok()) return st;
     if (count != want_count || sum != want_sum)
-      return absl::DataLossError(absl::StrCat(
-          "table ", dir, " is damaged: it holds ", count, " entries with checksum ",
-          absl::Hex(sum), ", its completion record says ", want_count, " with checksum ",
-          absl::Hex(want_sum), "; delete it and build it again"));
+      return absl::DataLossError(
+          absl::StrCat("table ", dir, " is damaged: it holds ", count, " entries with checksum ",
+                       absl::Hex(sum), ", its completion record says ", want_count,
+                       " with checksum ", absl::Hex(want_sum), "; delete it and build it again"));
   }
   return table;
 }
@@ -232,9 +233,9 @@ absl::Status Table::Scan(uint64_t& count, uint64_t& checksum) const {
 absl::Status Table::Put(absl::string_view key, absl::string_view value) {
   if (!writable_)
     return absl::FailedPreconditionError(absl::StrCat("table ", dir_, " is read-only"));
-  return FromRocks(db_->Put(rocksdb::WriteOptions(), DataKey(key),
-                            rocksdb::Slice(value.data(), value.size())),
-                   absl::StrCat("writing table ", dir_));
+  return FromRocks(
+      db_->Put(rocksdb::WriteOptions(), DataKey(key), rocksdb::Slice(value.data(), value.size())),
+      absl::StrCat("writing table ", dir_));
 }
 
 absl::Status Table::Write(const Batch& batch) {
@@ -242,8 +243,7 @@ absl::Status Table::Write(const Batch& batch) {
     return absl::FailedPreconditionError(absl::StrCat("table ", dir_, " is read-only"));
   rocksdb::WriteBatch wb;
   for (const auto& [k, v] : batch.entries_) wb.Put(DataKey(k), v);
-  return FromRocks(db_->Write(rocksdb::WriteOptions(), &wb),
-                   absl::StrCat("writing table ", dir_));
+  return FromRocks(db_->Write(rocksdb::WriteOptions(), &wb), absl::StrCat("writing table ", dir_));
 }
 
 absl::StatusOr<std::optional<std::string>> Table::Get(absl::string_view key) const {
@@ -276,18 +276,16 @@ absl::Status Table::Finish() {
   if (absl::Status s = Scan(count, sum); !s.ok()) return s;
   rocksdb::FlushOptions flush;
   flush.wait = true;
-  if (absl::Status s = FromRocks(db_->Flush(flush), absl::StrCat("flushing table ", dir_));
-      !s.ok())
+  if (absl::Status s = FromRocks(db_->Flush(flush), absl::StrCat("flushing table ", dir_)); !s.ok())
     return s;
   rocksdb::WriteOptions sync;
   sync.sync = true;
-  if (absl::Status s = FromRocks(
-          db_->Put(sync, kCompleteKey, absl::StrCat(count, " ", absl::Hex(sum))),
-          absl::StrCat("finishing table ", dir_));
+  if (absl::Status s =
+          FromRocks(db_->Put(sync, kCompleteKey, absl::StrCat(count, " ", absl::Hex(sum))),
+                    absl::StrCat("finishing table ", dir_));
       !s.ok())
     return s;
-  if (absl::Status s = FromRocks(db_->Flush(flush), absl::StrCat("flushing table ", dir_));
-      !s.ok())
+  if (absl::Status s = FromRocks(db_->Flush(flush), absl::StrCat("flushing table ", dir_)); !s.ok())
     return s;
   count_ = count;
   writable_ = false;

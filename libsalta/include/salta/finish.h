@@ -79,8 +79,7 @@ absl::StatusOr<FinishResult> MinMovesToFinish(const Position& pos, Side side,
 
 // Builds (or loads from options.pattern_dir) the pattern databases the
 // solver would use for `side` in `pos`, so that later counts start at once.
-absl::Status PreparePatternDatabases(const Position& pos, Side side,
-                                     const FinishOptions& options);
+absl::Status PreparePatternDatabases(const Position& pos, Side side, const FinishOptions& options);
 
 // The position with only the pieces of `side`, `side` to move, ply 0.
 absl::StatusOr<Position> ClearBoard(const Position& pos, Side side);

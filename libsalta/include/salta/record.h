@@ -38,23 +38,23 @@ struct SourcePos {
 
 // One move of the movetext, as written.
 struct RecordMove {
-  std::string text;        // "c3-d4", "32-43", "c3-e5-g7", "--"
-  std::string annotation;  // a suffix such as "!" or "?!" ("" when none)
-  SourcePos at;            // where the move starts
-  int number = 0;          // the move number written just before it; 0 when none
-  bool number_black = false;  // that number was written "N..." (Black to move)
-  SourcePos number_at;        // where that number starts
+  std::string text;                   // "c3-d4", "32-43", "c3-e5-g7", "--"
+  std::string annotation;             // a suffix such as "!" or "?!" ("" when none)
+  SourcePos at;                       // where the move starts
+  int number = 0;                     // the move number written just before it; 0 when none
+  bool number_black = false;          // that number was written "N..." (Black to move)
+  SourcePos number_at;                // where that number starts
   std::vector<std::string> comments;  // the comments that follow the move
 };
 
 struct GameRecord {
   // Tag pairs in the order read. Names are unique within a game.
   std::vector<std::pair<std::string, std::string>> tags;
-  std::vector<SourcePos> tag_at;        // where each tag pair starts (parallel to tags)
-  std::vector<std::string> comments;    // comments before the first move
+  std::vector<SourcePos> tag_at;      // where each tag pair starts (parallel to tags)
+  std::vector<std::string> comments;  // comments before the first move
   std::vector<RecordMove> moves;
-  std::string result;  // the result token ("1-0", "0-1", "1/2-1/2", "*"); "" when missing
-  SourcePos start;     // where the game starts
+  std::string result;   // the result token ("1-0", "0-1", "1/2-1/2", "*"); "" when missing
+  SourcePos start;      // where the game starts
   SourcePos result_at;  // where the result token is
 
   // The value of a tag, or nullptr.
@@ -87,7 +87,7 @@ struct ParsedGame {
 // Limits that keep memory bounded on any input. Exceeding one is a syntax
 // error of the game concerned (the reader then goes on with the next game).
 struct RecordLimits {
-  size_t max_game_bytes = size_t{16} << 20;  // the text of one game
+  size_t max_game_bytes = size_t{4} << 20;  // the text of one game
   size_t max_comment_bytes = size_t{64} << 10;
   size_t max_token_bytes = 256;  // a move, number or result token; a tag name
   size_t max_tag_value_bytes = 4096;

@@ -44,8 +44,10 @@ struct ReplayReport {
   // Empty for an invalid game.
   std::string result;
   EndReason end = EndReason::kNone;
-  std::optional<int> score;  // the winner's points, when counted
-  std::string rules;         // the rules the game was replayed under (Rules::ToString)
+  // The winner's points, when counted: the count is made only where a Score
+  // tag or the result needs it.
+  std::optional<int> score;
+  std::string rules;  // the rules the game was replayed under (Rules::ToString)
   std::optional<ReplayIssue> error;
   std::vector<ReplayIssue> warnings;
   // The position after the last legal move (absent when the game could not be set up).
@@ -57,8 +59,8 @@ ReplayReport ReplayGame(const ParsedGame& game, const ReplayOptions& options);
 // The one place where replay (and self-play) use the exact scoring count of
 // score.h: the outcome and the winner's points of a finished game, of a game
 // at White's completion whose extra move is not recorded, or of a game over by
-// the move limit. nullopt when the count is not available (the scoring solver
-// is not built in, or it failed): callers then say that it was not checked.
+// the move limit. nullopt when the count is not available (not exact within
+// its time limit of 10 s, or an error): callers then say it was not checked.
 struct CountedScore {
   Outcome outcome = Outcome::kNone;
   int points = 0;

@@ -31,6 +31,9 @@ struct SelfPlayOptions {
   int max_plies = 1000;
   // The greedy player's chance, in percent, of playing a random move instead.
   int greedy_noise_percent = 10;
+  // Count the score of a finished game (a Score tag; the result of a game
+  // over by the move limit under limit-scoring=moves needs it).
+  bool score = true;
 };
 
 struct SelfPlayGame {

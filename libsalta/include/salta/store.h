@@ -137,9 +137,8 @@ class Table {
 
   // Visits every data entry in key order; stops at the first error the
   // visitor returns.
-  absl::Status ForEach(
-      const std::function<absl::Status(absl::string_view key, absl::string_view value)>& visit)
-      const;
+  absl::Status ForEach(const std::function<absl::Status(absl::string_view key,
+                                                        absl::string_view value)>& visit) const;
 
   // Writes the completion record (count and checksum) last and syncs; the
   // table is read-only afterwards.

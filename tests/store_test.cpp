@@ -1,0 +1,133 @@
+// Tables on disk (salta/store.h): written, finished and read back; a
+// half-written, mismatched or damaged table is refused with a clear error.
+#include "salta/store.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+
+namespace salta {
+namespace {
+
+class StoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("salta_store_test_" + std::to_string(getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  static TableMeta Meta() {
+    TableMeta meta;
+    meta.kind = "test-table";
+    meta.version = 3;
+    meta.geometry = "10x10/3";
+    meta.rules = "standard";
+    meta.parameters = "pieces=4";
+    return meta;
+  }
+
+  std::string dir() const { return dir_.string(); }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(StoreTest, WritesFinishesAndReadsBack) {
+  {
+    absl::StatusOr<std::unique_ptr<Table>> t = Table::Create(dir(), Meta());
+    ASSERT_TRUE(t.ok()) << t.status();
+    ASSERT_TRUE((*t)->Put(EncodeKey(7), "seven").ok());
+    Table::Batch batch;
+    for (uint64_t k = 100; k < 110; ++k) batch.PutTyped(k, int32_t(k * 2));
+    EXPECT_EQ(batch.size(), 10u);
+    ASSERT_TRUE((*t)->Write(batch).ok());
+    ASSERT_TRUE((*t)->Finish().ok());
+    EXPECT_EQ((*t)->count(), 11u);
+    EXPECT_FALSE((*t)->Put("late", "x").ok());  // read-only once complete
+  }
+  absl::StatusOr<std::unique_ptr<Table>> t = Table::Open(dir(), Meta());
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ((*t)->count(), 11u);
+  EXPECT_EQ((*t)->meta(), Meta());
+  absl::StatusOr<std::optional<std::string>> v = (*t)->Get(EncodeKey(7));
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(v->value_or(""), "seven");
+  absl::StatusOr<std::optional<int32_t>> typed = (*t)->GetTyped<uint64_t, int32_t>(105);
+  ASSERT_TRUE(typed.ok());
+  EXPECT_EQ(typed->value_or(-1), 210);
+  absl::StatusOr<std::optional<int32_t>> absent = (*t)->GetTyped<uint64_t, int32_t>(5);
+  ASSERT_TRUE(absent.ok());
+  EXPECT_FALSE(absent->has_value());
+  int visited = 0;
+  EXPECT_TRUE((*t)->ForEach([&](absl::string_view, absl::string_view) {
+                    ++visited;
+                    return absl::OkStatus();
+                  })
+                  .ok());
+  EXPECT_EQ(visited, 11);
+  EXPECT_FALSE((*t)->Put("x", "y").ok());  // opened read-only
+}
+
+TEST_F(StoreTest, KeysSortAsNumbers) {
+  EXPECT_LT(EncodeKey(2), EncodeKey(256));
+  EXPECT_EQ(DecodeKey(EncodeKey(0x0102030405060708ull)).value_or(0), 0x0102030405060708ull);
+  EXPECT_FALSE(DecodeKey("short").has_value());
+}
+
+TEST_F(StoreTest, HalfWrittenTableIsRefused) {
+  {
+    absl::StatusOr<std::unique_ptr<Table>> t = Table::Create(dir(), Meta());
+    ASSERT_TRUE(t.ok()) << t.status();
+    ASSERT_TRUE((*t)->Put("a", "1").ok());
+    // Closed without Finish: as if the building process had died.
+  }
+  absl::StatusOr<std::unique_ptr<Table>> t = Table::Open(dir(), Meta());
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("incomplete"), std::string::npos) << t.status();
+  // Creating over it needs replace.
+  EXPECT_FALSE(Table::Create(dir(), Meta()).ok());
+  Table::CreateOptions replace;
+  replace.replace = true;
+  absl::StatusOr<std::unique_ptr<Table>> again = Table::Create(dir(), Meta(), replace);
+  ASSERT_TRUE(again.ok()) << again.status();
+  ASSERT_TRUE((*again)->Finish().ok());
+  again->reset();
+  EXPECT_TRUE(Table::Open(dir(), Meta()).ok());
+}
+
+TEST_F(StoreTest, MismatchedTableIsRefused) {
+  {
+    absl::StatusOr<std::unique_ptr<Table>> t = Table::Create(dir(), Meta());
+    ASSERT_TRUE(t.ok());
+    ASSERT_TRUE((*t)->Finish().ok());
+  }
+  TableMeta other = Meta();
+  other.rules = "pre1900";
+  absl::StatusOr<std::unique_ptr<Table>> t = Table::Open(dir(), other);
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("rules"), std::string::npos) << t.status();
+  other = Meta();
+  other.version = 4;
+  t = Table::Open(dir(), other);
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("version"), std::string::npos) << t.status();
+  other = Meta();
+  other.kind = "endgame";
+  EXPECT_FALSE(Table::Open(dir(), other).ok());
+  absl::StatusOr<TableMeta> meta = Table::ReadMeta(dir());
+  ASSERT_TRUE(meta.ok());
+  EXPECT_EQ(*meta, Meta());
+}
+
+TEST_F(StoreTest, MissingDirectoryIsRefused) {
+  absl::StatusOr<std::unique_ptr<Table>> t = Table::Open(dir(), Meta());
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("no table"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace salta

@@ -1,0 +1,264 @@
+// salta-score: the minimum moves to finish of each side (the exact scoring
+// count), and the result and score of a finished game. docs/salta-score.md.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "nlohmann/json.hpp"
+#include "salta/finish.h"
+#include "salta/game.h"
+#include "salta/notation.h"
+#include "salta/record.h"
+#include "salta/replay.h"
+#include "salta/score.h"
+
+namespace {
+
+constexpr int kExitExact = 0;
+constexpr int kExitBadInput = 2;
+constexpr int kExitBoundsOnly = 3;
+
+int Fail(const std::string& message) {
+  std::cerr << "salta-score: " << message << "\n";
+  return kExitBadInput;
+}
+
+std::string SideKey(salta::Side s) {
+  return s == salta::Side::kWhite ? "white" : "black";
+}
+
+std::string MovesText(const salta::Geometry& g, const std::vector<salta::Move>& moves) {
+  std::vector<std::string> words;
+  for (const salta::Move& m : moves)
+    words.push_back(absl::StrCat(salta::SquareName(g, m.from), "-", salta::SquareName(g, m.to)));
+  return absl::StrJoin(words, " ");
+}
+
+nlohmann::json CountJson(const salta::FinishResult& r, const salta::Geometry& g, bool solution) {
+  auto number = [](int v) {
+    return v == salta::kUnknownMoves ? nlohmann::json() : nlohmann::json(v);
+  };
+  nlohmann::json j = {{"moves", number(r.moves())},
+                      {"exact", r.exact},
+                      {"reachable", r.reachable},
+                      {"lower", number(r.reachable ? r.lower : salta::kUnknownMoves)},
+                      {"upper", number(r.reachable ? r.upper : salta::kUnknownMoves)},
+                      {"seconds", r.seconds},
+                      {"nodes", r.nodes}};
+  if (solution) {
+    nlohmann::json moves = nlohmann::json::array();
+    if (r.exact && r.reachable)
+      for (const salta::Move& m : r.solution)
+        moves.push_back(
+            absl::StrCat(salta::SquareName(g, m.from), "-", salta::SquareName(g, m.to)));
+    j["solution"] = moves;
+  }
+  return j;
+}
+
+std::string CountText(const salta::FinishResult& r) {
+  if (!r.reachable) return "cannot finish (the goal is unreachable)";
+  const std::string stats =
+      absl::StrCat(r.nodes, " nodes, ", absl::StrFormat("%.3f", r.seconds), " s");
+  if (r.exact) return absl::StrCat(r.lower, r.lower == 1 ? " move" : " moves", " (", stats, ")");
+  return absl::StrCat("not exact: at least ", r.lower,
+                      r.upper == salta::kUnknownMoves ? std::string(", no upper bound found")
+                                                      : absl::StrCat(", at most ", r.upper),
+                      " moves (limit reached; ", stats, ")");
+}
+
+// The final position of game `k` (from 1) of a record file.
+absl::StatusOr<salta::Position> PositionFromRecord(const std::string& file, int k,
+                                                   const std::string& preset, bool preset_given,
+                                                   const std::vector<std::string>& overrides) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", file));
+  salta::RecordReader reader(in);
+  salta::ParsedGame game;
+  for (int i = 1;; ++i) {
+    if (!reader.Next(game)) {
+      if (reader.io_error()) return absl::DataLossError(absl::StrCat("error reading ", file));
+      return absl::NotFoundError(
+          absl::StrCat(file, " has ", i - 1, i - 1 == 1 ? " game" : " games", ", not ", k));
+    }
+    if (i == k) break;
+  }
+  if (game.error)
+    return absl::InvalidArgumentError(absl::StrCat(file, ":", game.error->at.line, ":",
+                                                   game.error->at.column, ": game ", k, ": ",
+                                                   game.error->message));
+  salta::ReplayOptions options;
+  if (preset_given) options.rules = preset;
+  options.overrides = overrides;
+  salta::ReplayReport report = salta::ReplayGame(game, options);
+  if (!report.valid || !report.final_position) {
+    std::string why = "the game cannot be replayed";
+    if (report.error)
+      why =
+          absl::StrCat(report.error->at.line, ":", report.error->at.column, ": ply ",
+                       report.error->ply, " \"", report.error->move, "\": ", report.error->reason);
+    return absl::InvalidArgumentError(absl::StrCat(file, ": game ", k, ": ", why));
+  }
+  return *report.final_position;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "Counts the minimum number of moves each side needs to complete its goal, on a board\n"
+      "clear of the opponent's pieces (the scoring count), and prints the result and score\n"
+      "when the game is over or the move limit is reached.\n\n"
+      "Exit status: 0 every count exact; 3 a time limit was reached and some count is only\n"
+      "bounded; 2 bad arguments, position, moves or record (the message says which)."};
+  std::string preset = "standard", position_text, moves_text, record_file, side_text = "both";
+  std::vector<std::string> overrides;
+  int board = 10, rows = 3, game_number = 1;
+  double time_limit = 0;
+  bool solution = false, json = false;
+  auto* rules_opt = app.add_option("--rules", preset, "Rules preset: standard, pre1900 or forward")
+                        ->capture_default_str();
+  app.add_option("--rule", overrides,
+                 "Override one rule option, KEY=VALUE (repeatable), e.g. --rule move-limit=120");
+  app.add_option("--board", board, "Board size N (even, 4 to 10)")->capture_default_str();
+  app.add_option("--rows", rows, "Piece rows per side R (1 to 3, 2R < N)")->capture_default_str();
+  auto* position_opt =
+      app.add_option("--position", position_text, "The position (docs/notation.md), or \"start\"");
+  auto* moves_opt = app.add_option(
+      "--moves", moves_text,
+      "Play these moves first (from --position, else the start), e.g. \"c3-d4 h8-g7\"");
+  auto* record_opt =
+      app.add_option("--record", record_file, "Score the final position of a game record file");
+  app.add_option("--game", game_number, "Which game of the --record file, from 1")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber)
+      ->needs(record_opt);
+  record_opt->excludes(position_opt)->excludes(moves_opt);
+  app.add_option("--side", side_text, "Whose count: white, black or both")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"white", "black", "both"}));
+  app.add_option("--time-limit", time_limit,
+                 "Seconds allowed for each count; 0 for none. When reached, proven bounds are "
+                 "printed and the exit status is 3")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app.add_flag("--solution", solution, "Also print an optimal move sequence for each side");
+  app.add_flag("--json", json,
+               "Print one JSON object on one line: white, black (moves, exact, lower, upper, "
+               "seconds, nodes), result, score");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitBadInput;
+  }
+
+  absl::StatusOr<const salta::Variant*> variant =
+      salta::MakeVariant(preset, overrides, board, rows);
+  if (!variant.ok()) return Fail(std::string(variant.status().message()));
+  std::optional<salta::Position> pos;
+  if (!record_file.empty()) {
+    absl::StatusOr<salta::Position> p =
+        PositionFromRecord(record_file, game_number, preset, rules_opt->count() > 0, overrides);
+    if (!p.ok()) return Fail(std::string(p.status().message()));
+    pos = *p;
+  } else {
+    absl::StatusOr<salta::Position> p =
+        salta::ParsePosition(**variant, position_text.empty() ? "start" : position_text);
+    if (!p.ok()) return Fail(std::string(p.status().message()));
+    pos = *p;
+    if (absl::Status s = salta::PlayMoves(*pos, moves_text); !s.ok())
+      return Fail(std::string(s.message()));
+  }
+  const salta::Geometry& g = pos->variant().geometry();
+
+  salta::FinishOptions options;
+  options.time_limit_seconds = time_limit;
+  options.want_solution = solution;
+  const bool show_progress = !json && isatty(STDERR_FILENO);
+  const auto start = std::chrono::steady_clock::now();
+  std::string label;
+  bool progress_shown = false;
+  if (show_progress)
+    options.progress = [&](int lower, uint64_t nodes) {
+      const double t =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (t < 1) return;
+      std::fprintf(stderr, "\r%s: at least %d moves, %llu nodes, %.0f s\033[K", label.c_str(),
+                   lower, (unsigned long long)nodes, t);
+      progress_shown = true;
+    };
+
+  std::vector<salta::Side> sides;
+  if (side_text != "black") sides.push_back(salta::Side::kWhite);
+  if (side_text != "white") sides.push_back(salta::Side::kBlack);
+
+  // The result and score, when the game is over (or White completed and
+  // Black's extra move is still to come).
+  std::optional<salta::GameScore> score;
+  const bool over =
+      pos->over() || pos->phase() == salta::Phase::kExtraMove || salta::StatusOf(*pos).over();
+  if (over) {
+    label = "score";
+    absl::StatusOr<salta::GameScore> s = salta::ScoreGame(*pos, options);
+    if (!s.ok()) return Fail(std::string(s.status().message()));
+    score = *s;
+  }
+  std::optional<salta::FinishResult> counts[2];
+  if (score) {
+    counts[0] = score->white;
+    counts[1] = score->black;
+  }
+  for (salta::Side s : sides) {
+    if (counts[int(s)]) continue;
+    label = std::string(salta::SideName(s));
+    absl::StatusOr<salta::FinishResult> r = salta::MinMovesToFinish(*pos, s, options);
+    if (!r.ok()) return Fail(std::string(r.status().message()));
+    counts[int(s)] = *r;
+  }
+  if (progress_shown) std::fprintf(stderr, "\r\033[K");
+
+  bool all_exact = score ? score->exact : true;
+  for (salta::Side s : sides) all_exact &= counts[int(s)]->exact;
+
+  if (json) {
+    nlohmann::json out = nlohmann::json::object();
+    for (salta::Side s : sides) out[SideKey(s)] = CountJson(*counts[int(s)], g, solution);
+    out["result"] = score && score->outcome != salta::Outcome::kUndecided
+                        ? nlohmann::json(salta::ResultText(score->outcome))
+                        : nlohmann::json();
+    out["score"] = score && score->points != salta::kUnknownMoves ? nlohmann::json(score->points)
+                                                                  : nlohmann::json();
+    if (score) out["reason"] = std::string(salta::EndReasonName(score->reason));
+    std::cout << out.dump() << "\n";
+  } else {
+    for (salta::Side s : sides) {
+      std::cout << salta::SideName(s) << ": " << CountText(*counts[int(s)]) << "\n";
+      if (solution && counts[int(s)]->exact && counts[int(s)]->reachable)
+        std::cout << salta::SideName(s) << " solution: " << MovesText(g, counts[int(s)]->solution)
+                  << "\n";
+    }
+    if (score) {
+      std::cout << "Result: " << salta::ResultText(score->outcome) << "\n";
+      std::cout << "Score: "
+                << (score->points == salta::kUnknownMoves ? std::string("unknown")
+                                                          : std::to_string(score->points))
+                << " (" << score->summary << ")\n";
+    } else {
+      std::cout << "The game is not over: no result or score.\n";
+    }
+  }
+  return all_exact ? kExitExact : kExitBoundsOnly;
+}
