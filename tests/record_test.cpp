@@ -236,6 +236,9 @@ TEST(RecordTest, EmptyAndBlankInputHaveNoGames) {
   EXPECT_TRUE(Parse("").empty());
   EXPECT_TRUE(Parse("\n \r\n\t").empty());
   EXPECT_TRUE(Parse("\xEF\xBB\xBF").empty());
+  // Comments and move numbers alone are not a game.
+  EXPECT_TRUE(Parse("{just a comment} ; and another\n").empty());
+  EXPECT_TRUE(Parse("{c} 12.").empty());
 }
 
 TEST(RecordTest, WriterIsCanonical) {

@@ -347,6 +347,19 @@ TEST(ReplayTest, MoveNumbersThatDoNotMatchAreWarnings) {
   EXPECT_NE(r.warnings[0].reason.find("move number 3. should be 2."), std::string::npos);
 }
 
+TEST(ReplayTest, WarningsAreCappedPerGame) {
+  // 300 plies there and back, every move numbered 9: all but moves 9 and 9...
+  // (plies 17 and 18) have the wrong number.
+  std::string moves;
+  for (int i = 0; i < 75; ++i) moves += "9. e3-f4 9... h8-g7 9. f4-e3 9... g7-h8 ";
+  const ReplayReport r = Replay(moves + "*");
+  ASSERT_TRUE(r.valid) << r.error->reason;
+  EXPECT_EQ(r.plies, 300);
+  ASSERT_EQ(r.warnings.size(), 101u);
+  EXPECT_EQ(r.warnings[99].ply, 102);  // plies 1-16, then 19-102
+  EXPECT_EQ(r.warnings.back().reason, "and 198 more warnings, not listed");
+}
+
 TEST(ReplayTest, RulesFromTheTagAndOptions) {
   // forward: steps go forward only.
   ReplayReport r = Replay("[Rules \"forward\"]\n1. c3-d4 h8-g7 2. d4-c3 *");

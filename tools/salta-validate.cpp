@@ -369,7 +369,9 @@ int main(int argc, char** argv) {
     s["io_errors"] = summary.io_errors;
     s["seconds"] = seconds;
     s["plies_per_second"] = seconds > 0 ? double(summary.plies) / seconds : 0.0;
-    std::cout << nlohmann::ordered_json{{"summary", s}}.dump() << "\n";
+    std::cout << nlohmann::ordered_json{{"summary", s}}.dump(
+                     -1, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
+              << "\n";
   } else if (!quiet) {
     std::cout << summary.games << " games in " << summary.files << " files: " << summary.valid
               << " valid, " << summary.invalid << " invalid, " << summary.plies << " plies";

@@ -132,9 +132,12 @@ class Parser {
     pending_comments_.clear();
   }
 
+  // A game is something with tags, moves, a result or an error: comments or
+  // move numbers alone are not one.
   void Emit() {
-    if (!started_ && !game_.error) return;
-    on_game_(std::move(game_));
+    const GameRecord& r = game_.record;
+    if (game_.error || !r.tags.empty() || !r.moves.empty() || !r.result.empty())
+      on_game_(std::move(game_));
     game_ = ParsedGame{};
     started_ = false;
     in_movetext_ = false;

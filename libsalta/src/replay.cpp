@@ -120,7 +120,20 @@ class Replayer {
     report_.valid = false;
     report_.error = std::move(issue);
   }
-  void Warn(ReplayIssue issue) { report_.warnings.push_back(std::move(issue)); }
+  // At most kMaxWarnings warnings a game, then one that says how many more.
+  static constexpr size_t kMaxWarnings = 100;
+  void Warn(ReplayIssue issue) {
+    if (report_.warnings.size() < kMaxWarnings) {
+      report_.warnings.push_back(std::move(issue));
+      return;
+    }
+    if (report_.warnings.size() == kMaxWarnings) report_.warnings.emplace_back();
+    ReplayIssue& more = report_.warnings.back();
+    more.at = issue.at;
+    more.ply = issue.ply;
+    more.reason = absl::StrCat("and ", ++more_warnings_, " more warnings, not listed");
+  }
+  int more_warnings_ = 0;
   static ReplayIssue At(SourcePos at, std::string reason) {
     ReplayIssue i;
     i.at = at;
