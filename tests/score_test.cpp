@@ -57,7 +57,7 @@ TEST(Score, BlackCompletesAndWinsByWhitesCount) {
   ASSERT_TRUE(s.white.has_value());
   EXPECT_EQ(s.white->moves(), 3);
   EXPECT_FALSE(s.extra_move_credited);
-  EXPECT_EQ(ResultText(s.outcome), "0-1");
+  EXPECT_EQ(ResultToken(s.outcome), "0-1");
 }
 
 TEST(Score, WhiteWinsAfterTheExtraMove) {
@@ -70,7 +70,7 @@ TEST(Score, WhiteWinsAfterTheExtraMove) {
   EXPECT_EQ(s.outcome, Outcome::kWhiteWins);
   EXPECT_EQ(s.points, 2);
   EXPECT_FALSE(s.extra_move_credited);
-  EXPECT_EQ(ResultText(s.outcome), "1-0");
+  EXPECT_EQ(ResultToken(s.outcome), "1-0");
 }
 
 TEST(Score, MissingExtraMoveIsCredited) {
@@ -88,7 +88,7 @@ TEST(Score, MissingExtraMoveIsCredited) {
   EXPECT_TRUE(s.extra_move_credited);
   EXPECT_EQ(s.outcome, Outcome::kDraw);
   EXPECT_EQ(s.points, 0);
-  EXPECT_EQ(ResultText(s.outcome), "1/2-1/2");
+  EXPECT_EQ(ResultToken(s.outcome), "1/2-1/2");
 }
 
 TEST(Score, BothCompletedIsADraw) {

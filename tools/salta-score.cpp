@@ -237,7 +237,7 @@ int main(int argc, char** argv) {
     nlohmann::json out = nlohmann::json::object();
     for (salta::Side s : sides) out[SideKey(s)] = CountJson(*counts[int(s)], g, solution);
     out["result"] = score && score->outcome != salta::Outcome::kUndecided
-                        ? nlohmann::json(salta::ResultText(score->outcome))
+                        ? nlohmann::json(salta::ResultToken(score->outcome))
                         : nlohmann::json();
     out["score"] = score && score->points != salta::kUnknownMoves ? nlohmann::json(score->points)
                                                                   : nlohmann::json();
@@ -251,7 +251,7 @@ int main(int argc, char** argv) {
                   << "\n";
     }
     if (score) {
-      std::cout << "Result: " << salta::ResultText(score->outcome) << "\n";
+      std::cout << "Result: " << salta::ResultToken(score->outcome) << "\n";
       std::cout << "Score: "
                 << (score->points == salta::kUnknownMoves ? std::string("unknown")
                                                           : std::to_string(score->points))

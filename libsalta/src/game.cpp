@@ -74,6 +74,21 @@ absl::string_view EndReasonName(EndReason r) {
   return "none";
 }
 
+std::string ResultToken(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kWhiteWins:
+      return "1-0";
+    case Outcome::kBlackWins:
+      return "0-1";
+    case Outcome::kDraw:
+      return "1/2-1/2";
+    case Outcome::kNone:
+    case Outcome::kUndecided:
+      return "*";
+  }
+  return "*";
+}
+
 int PiecesHome(const Position& pos, Side s) {
   int home = 0;
   for (PieceId p = int(s) * kPiecesPerSide; p < (int(s) + 1) * kPiecesPerSide; ++p)

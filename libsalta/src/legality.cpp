@@ -77,8 +77,8 @@ absl::StatusOr<Move> ResolveMove(const Position& pos, const MoveText& text) {
   const Geometry& g = v.geometry();
   const Side side = pos.side_to_move();
   if (pos.over())
-    return Illegal(absl::StrCat("the game is already over (", EndReasonName(StatusOf(pos).reason),
-                                ")"));
+    return Illegal(
+        absl::StrCat("the game is already over (", EndReasonName(StatusOf(pos).reason), ")"));
   MoveList legal;
   GenerateLegal(pos, legal);
 

@@ -169,7 +169,8 @@ absl::StatusOr<Position> ParsePosition(const Variant& variant, absl::string_view
   const absl::string_view kShape =
       "expected \"<side w|b> <pieces> [<ply> [<state -|x|#>]]\" or \"start\"";
   if (fields.size() < 2 || fields.size() > 4)
-    return Invalid("position", absl::StrCat("has ", fields.size(), fields.size() == 1 ? " field; " : " fields; ", kShape));
+    return Invalid("position", absl::StrCat("has ", fields.size(),
+                                            fields.size() == 1 ? " field; " : " fields; ", kShape));
 
   Side side;
   if (fields[0] == "w" || fields[0] == "W") {

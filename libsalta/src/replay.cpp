@@ -448,22 +448,6 @@ ReplayReport ReplayGame(const ParsedGame& game, const ReplayOptions& options) {
   return Replayer(game, options).Run();
 }
 
-std::string ResultToken(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::kWhiteWins:
-      return "1-0";
-    case Outcome::kBlackWins:
-      return "0-1";
-    case Outcome::kDraw:
-      return "1/2-1/2";
-    case Outcome::kNone:
-      return "*";
-    case Outcome::kUndecided:
-      return "?";
-  }
-  return "?";
-}
-
 absl::StatusOr<Geometry> ParseBoardTag(absl::string_view text) {
   const std::string usage = absl::StrCat(
       "\"", text, "\": expected \"NxN, R rows\" (e.g. \"8x8, 2 rows\"), \"NxN\" or \"N\"");

@@ -53,19 +53,6 @@ std::string WinnerText(Outcome o) {
 
 }  // namespace
 
-std::string ResultText(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::kWhiteWins:
-      return "1-0";
-    case Outcome::kBlackWins:
-      return "0-1";
-    case Outcome::kDraw:
-      return "1/2-1/2";
-    default:
-      return "*";
-  }
-}
-
 absl::StatusOr<GameScore> ScoreGame(const Position& pos, const FinishOptions& options) {
   GameScore score;
   const Rules& rules = pos.variant().rules();

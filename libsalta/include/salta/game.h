@@ -45,6 +45,10 @@ struct GameStatus {
 };
 GameStatus StatusOf(const Position& pos);
 
+// The result as written in records: "1-0", "0-1", "1/2-1/2"; "*" while in
+// play or undecided.
+std::string ResultToken(Outcome outcome);
+
 // The number of pieces of s on their targets.
 int PiecesHome(const Position& pos, Side s);
 

@@ -69,9 +69,6 @@ std::optional<CountedScore> ScoreByCount(const Position& final_position);
 // Whether ScoreByCount can give answers in this build.
 bool ScoreCountAvailable();
 
-// "1-0", "0-1", "1/2-1/2"; "*" for kNone; "?" for kUndecided.
-std::string ResultToken(Outcome outcome);
-
 // A Board tag value: "NxN, R rows" as Geometry::ToString writes it, or "NxN"
 // or "N" with R = 3 where it fits (else the most rows that fit).
 absl::StatusOr<Geometry> ParseBoardTag(absl::string_view text);

@@ -40,9 +40,6 @@ struct GameScore {
   std::string summary;
 };
 
-// "1-0", "0-1", "1/2-1/2", or "*" while undecided.
-std::string ResultText(Outcome outcome);
-
 // The result and score of pos, which must be over or in Black's extra-move
 // phase (an error says so otherwise). Counts are computed with `options`.
 absl::StatusOr<GameScore> ScoreGame(const Position& pos, const FinishOptions& options);
