@@ -347,8 +347,10 @@ TEST(ScoreCli, ModelTargetsAgreeWithTheRules) {
   EXPECT_EQ(target("s1", true), "a1");
   // Black star 1 starts on j10 and White's a1: one rotates to the other.
   EXPECT_EQ(Name(Rotate(WhiteStart('S', 1), 10)), "j10");
-  // A swap of neighbours in the last rank costs six moves, not two.
-  EXPECT_EQ(Need(ParsePieces("S1d8,S2b8")), 6);
+  // Two stars swapped on an open board: each goes round the other.
+  EXPECT_EQ(Need(ParsePieces("S1d8,S2b8")), 4);
+  // With the ranks behind them filled, the swap costs more.
+  EXPECT_GT(Need(ParsePieces("S1d8,S2b8,M1a9,M2c9,U1b10,U2d10")), 4);
 }
 
 TEST(ScoreCli, JsonIsOneLineWithTheCountsOfBothSides) {
@@ -496,7 +498,7 @@ TEST(ScoreCli, MoveLimitScoresTheDifferenceWithBlackCreditedOneMove) {
   for (const Case& c : std::vector<Case>{{"S1b8,S2c1,s1i3,s2h10,s3b4", "1-0"},
                                          {"S1a1,S2c1,s1i3,s2h6", "0-1"},
                                          {"S1b2,s1j10", "1/2-1/2"},
-                                         {"S1a7,s1i3", "1-0"}}) {
+                                         {"S1a7,s1h6", "1-0"}}) {
     const std::vector<Piece> all = ParsePieces(c.pieces);
     const int need_w = Need(SideOf(all, true));
     const int need_b = Need(SideOf(all, false));
@@ -532,8 +534,10 @@ TEST(ScoreCli, BeforeTheMoveLimitThereIsNoResult) {
 // limit-scoring=pieces: more pieces home wins by the difference.
 TEST(ScoreCli, MoveLimitByPiecesHome) {
   for (const std::string pieces :
-       {"S1b8,S2c1,s1i3,s2h10,s3b4", "S1b8,S2d8,s1i3,s2h10", "S1a1,s1i3,s2g3"}) {
+       {"S1b8,S2c1,s1i3,s2h10,s3b4", "S1b8,S2d8,S3a1,s1i3,s2h10", "S1a1,S2c1,s1i3,s2g3,s3j10"}) {
     const std::vector<Piece> all = ParsePieces(pieces);
+    ASSERT_FALSE(Completed(SideOf(all, true), 10, 3, false)) << pieces;
+    ASSERT_FALSE(Completed(SideOf(all, false), 10, 3, false)) << pieces;
     const int home_w = Home(SideOf(all, true), 10, 3, false);
     const int home_b = Home(SideOf(all, false), 10, 3, false);
     const std::string outcome = home_w > home_b ? "1-0" : home_w < home_b ? "0-1" : "1/2-1/2";
@@ -542,6 +546,7 @@ TEST(ScoreCli, MoveLimitByPiecesHome) {
     const nlohmann::json j = RunJson(args);
     EXPECT_EQ(StringOr(j, "result", "?"), outcome) << args << ": " << j.dump();
     EXPECT_EQ(IntOr(j, "score"), std::abs(home_w - home_b)) << args << ": " << j.dump();
+    EXPECT_EQ(StringOr(j, "reason", "?"), "move-limit") << args << ": " << j.dump();
   }
 }
 
@@ -653,7 +658,7 @@ TEST(ScoreCli, SolutionOfAFullSideReplays) {
   const ToolRun text = RunTool("--side white --solution --position '" + pos + "'");
   EXPECT_EQ(text.status, 0) << text.err;
   std::string expected = "White solution:";
-  for (const auto& m : j["white"]["solution"]) expected += " " + m.get<std::string>();
+  for (const auto& m : j["white"]["solution"]) expected.append(" ").append(m.get<std::string>());
   EXPECT_TRUE(Has(text.out, expected + "\n")) << text.out;
 }
 
@@ -673,7 +678,6 @@ TEST(ScoreCli, ReachedTimeLimitGivesBoundsAndExitThree) {
     while (std::getline(bench, line)) found |= line == "black " + pos;
     ASSERT_TRUE(found) << "the position is no longer in data/finish-bench.txt";
   }
-  const std::vector<Piece> black = SideOf(ParsePieces(SplitPosition(pos).pieces), false);
   for (const char* limit : {"0.001", "0.3"}) {
     const std::string args =
         "--side black --time-limit " + std::string(limit) + " --position '" + pos + "'";
@@ -707,7 +711,6 @@ TEST(ScoreCli, ReachedTimeLimitGivesBoundsAndExitThree) {
     EXPECT_EQ(text.status, 3) << args << ": " << text.out << text.err;
     EXPECT_TRUE(Has(text.out, "not exact")) << text.out;
   }
-  (void)black;
 }
 
 // ---------------------------------------------------------------------------

@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
   app.add_option("--max-plies", max_plies,
                  "Stop a game unfinished (result *) after this many plies; 0: no limit")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, 1000000000));
   app.add_option("-o,--output", output, "Output file; - for standard output")
       ->capture_default_str();
   try {

@@ -71,10 +71,10 @@ std::string CountText(const salta::FinishResult& r) {
   const std::string stats =
       absl::StrCat(r.nodes, " nodes, ", absl::StrFormat("%.3f", r.seconds), " s");
   if (r.exact) return absl::StrCat(r.lower, r.lower == 1 ? " move" : " moves", " (", stats, ")");
-  return absl::StrCat("not exact: at least ", r.lower,
+  return absl::StrCat("not exact: at least ", r.lower, " moves",
                       r.upper == salta::kUnknownMoves ? std::string(", no upper bound found")
                                                       : absl::StrCat(", at most ", r.upper),
-                      " moves (limit reached; ", stats, ")");
+                      " (limit reached; ", stats, ")");
 }
 
 // The final position of game `k` (from 1) of a record file.
@@ -141,7 +141,7 @@ int main(int argc, char** argv) {
       app.add_option("--record", record_file, "Score the final position of a game record file");
   app.add_option("--game", game_number, "Which game of the --record file, from 1")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber)
+      ->check(CLI::Range(1, 1000000000))
       ->needs(record_opt);
   record_opt->excludes(position_opt)->excludes(moves_opt);
   app.add_option("--side", side_text, "Whose count: white, black or both")
@@ -151,7 +151,7 @@ int main(int argc, char** argv) {
                  "Seconds allowed for each count; 0 for none. When reached, proven bounds are "
                  "printed and the exit status is 3")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0.0, 1e9));
   app.add_flag("--solution", solution, "Also print an optimal move sequence for each side");
   app.add_flag("--json", json,
                "Print one JSON object on one line: white, black (moves, exact, lower, upper, "
