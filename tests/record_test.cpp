@@ -241,6 +241,25 @@ TEST(RecordTest, EmptyAndBlankInputHaveNoGames) {
   EXPECT_TRUE(Parse("{c} 12.").empty());
 }
 
+// Found by the fuzzer: a result glued to a move number was read as a move,
+// and the canonical text of that game read back as two games.
+TEST(RecordTest, ResultGluedToAMoveNumberIsTheResult) {
+  std::vector<ParsedGame> games = Parse("1. c3-d4 2.1-0\n");
+  ASSERT_EQ(games.size(), 1u);
+  EXPECT_FALSE(games[0].error.has_value());
+  EXPECT_EQ(games[0].record.moves.size(), 1u);
+  EXPECT_EQ(games[0].record.result, "1-0");
+  std::vector<ParsedGame> back = Parse(WriteRecord(games[0].record));
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_TRUE(back[0].record == games[0].record);
+
+  games = Parse("1. c3-d4 1-0!\n");
+  ASSERT_FALSE(games.empty());
+  ASSERT_TRUE(games[0].error.has_value());
+  EXPECT_NE(games[0].error->message.find("a result takes no annotation"), std::string::npos)
+      << games[0].error->message;
+}
+
 TEST(RecordTest, WriterIsCanonical) {
   GameRecord r;
   r.SetTag("Rules", "standard");

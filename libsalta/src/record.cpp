@@ -334,6 +334,12 @@ class Parser {
         token.remove_prefix(k + dots);
         if (token.empty()) return true;
         move_at = SourcePos{at.line, at.column + int(k + dots)};
+        if (IsResultToken(token)) {  // "12.1-0": the number, then the result
+          game_.record.result = std::string(token);
+          game_.record.result_at = move_at;
+          Emit();
+          return true;
+        }
       }
     }
     return MoveToken(token, move_at);
@@ -347,6 +353,8 @@ class Parser {
     const absl::string_view move = token.substr(0, end);
     if (annotation.size() > 2)
       return Fail(at, absl::StrCat("\"", token, "\": an annotation is at most two of ! and ?"));
+    if (IsResultToken(move))
+      return Fail(at, absl::StrCat("\"", token, "\": a result takes no annotation"));
     // "--", or squares (letters and digits) joined by single dashes.
     bool ok = move == "--";
     if (!ok && !move.empty()) {
