@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "cli.h"
 #include "nlohmann/json.hpp"
 #include "progress.h"
 #include "salta/game.h"
@@ -29,18 +30,11 @@ int main(int argc, char** argv) {
       "Counts the legal move sequences of DEPTH moves (perft) from a Salta position.\n"
       "A forced pass counts as one move; a finished game has none.\n\n"
       "Exit status: 0 counted; 2 bad arguments, position or move (the message says which)."};
-  std::string preset = "standard", position_text = "start", moves_text;
-  std::vector<std::string> overrides;
-  int board = 10, rows = 3, threads = 0, hash_mb = 0, depth = 0;
+  std::string position_text = "start", moves_text;
+  int threads = 0, hash_mb = 0, depth = 0;
   bool divide = false, json = false;
-  app.add_option("--rules", preset, "Rules preset: standard, pre1900 or forward")
-      ->capture_default_str();
-  app.add_option("--rule", overrides,
-                 "Override one rule option, KEY=VALUE (repeatable), e.g. --rule move-limit=120; "
-                 "keys: steps jump-over jump-dir chain jumps block goal extra-move move-limit "
-                 "limit-scoring (see docs/rules.md)");
-  app.add_option("--board", board, "Board size N (even, 4 to 10)")->capture_default_str();
-  app.add_option("--rows", rows, "Piece rows per side R (1 to 3, 2R < N)")->capture_default_str();
+  salta::tools::VariantFlags variant_flags;
+  variant_flags.Add(app);
   app.add_option("--position", position_text,
                  "Start from this position (docs/notation.md), or \"start\"")
       ->capture_default_str();
@@ -59,17 +53,10 @@ int main(int argc, char** argv) {
   app.add_option("DEPTH", depth, "Number of moves (plies) to count")
       ->required()
       ->check(CLI::Range(0, salta::kMaxPerftDepth));
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return kExitBadInput;
-  }
+  if (int status = salta::tools::ParseCommandLine(app, argc, argv, kExitBadInput); status >= 0)
+    return status;
 
-  absl::StatusOr<const salta::Variant*> variant =
-      salta::MakeVariant(preset, overrides, board, rows);
+  absl::StatusOr<const salta::Variant*> variant = variant_flags.Make();
   if (!variant.ok()) return Fail(std::string(variant.status().message()));
   absl::StatusOr<salta::Position> pos = salta::ParsePosition(**variant, position_text);
   if (!pos.ok()) return Fail(std::string(pos.status().message()));
@@ -100,8 +87,8 @@ int main(int argc, char** argv) {
                           {"seconds", seconds},
                           {"nodes_per_second", nps},
                           {"rules", (*variant)->rules().ToString()},
-                          {"board", board},
-                          {"rows", rows},
+                          {"board", variant_flags.board},
+                          {"rows", variant_flags.rows},
                           {"position", salta::PositionToString(*pos)}};
     if (divide) {
       nlohmann::json d = nlohmann::json::object();

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "cli.h"
 #include "salta/game.h"
 #include "salta/notation.h"
 #include "salta/record.h"
@@ -26,17 +27,11 @@ int main(int argc, char** argv) {
       "Plays legal Salta games with simple players and writes them as game records\n"
       "(docs/records.md), one after another. The same seed gives the same games.\n\n"
       "Exit status: 0 written; 2 bad arguments or the output cannot be written."};
-  std::string preset = "standard", position_text = "start", player_name = "greedy", white_name,
-              black_name, output = "-";
-  std::vector<std::string> overrides;
-  int board = 10, rows = 3, games = 1, max_plies = 1000, noise = 10;
+  std::string position_text = "start", player_name = "greedy", white_name, black_name, output = "-";
+  int games = 1, max_plies = 1000, noise = 10;
   uint64_t seed = 1;
-  app.add_option("--rules", preset, "Rules preset: standard, pre1900 or forward")
-      ->capture_default_str();
-  app.add_option("--rule", overrides,
-                 "Override one rule option, KEY=VALUE (repeatable), e.g. --rule move-limit=120");
-  app.add_option("--board", board, "Board size N (even, 4 to 10)")->capture_default_str();
-  app.add_option("--rows", rows, "Piece rows per side R (1 to 3, 2R < N)")->capture_default_str();
+  salta::tools::VariantFlags variant_flags;
+  variant_flags.Add(app);
   app.add_option("--position", position_text,
                  "Start every game from this position (docs/notation.md), or \"start\"")
       ->capture_default_str();
@@ -59,17 +54,10 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 1000000000));
   app.add_option("-o,--output", output, "Output file; - for standard output")
       ->capture_default_str();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return kExitBadInput;
-  }
+  if (int status = salta::tools::ParseCommandLine(app, argc, argv, kExitBadInput); status >= 0)
+    return status;
 
-  absl::StatusOr<const salta::Variant*> variant =
-      salta::MakeVariant(preset, overrides, board, rows);
+  absl::StatusOr<const salta::Variant*> variant = variant_flags.Make();
   if (!variant.ok()) return Fail(std::string(variant.status().message()));
   absl::StatusOr<salta::Position> start = salta::ParsePosition(**variant, position_text);
   if (!start.ok()) return Fail(std::string(start.status().message()));

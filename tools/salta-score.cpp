@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "cli.h"
 #include "nlohmann/json.hpp"
 #include "salta/finish.h"
 #include "salta/game.h"
@@ -121,17 +122,12 @@ int main(int argc, char** argv) {
       "when the game is over or the move limit is reached.\n\n"
       "Exit status: 0 every count exact; 3 a time limit was reached and some count is only\n"
       "bounded; 2 bad arguments, position, moves or record (the message says which)."};
-  std::string preset = "standard", position_text, moves_text, record_file, side_text = "both";
-  std::vector<std::string> overrides;
-  int board = 10, rows = 3, game_number = 1;
+  std::string position_text, moves_text, record_file, side_text = "both";
+  int game_number = 1;
   double time_limit = 0;
   bool solution = false, json = false;
-  auto* rules_opt = app.add_option("--rules", preset, "Rules preset: standard, pre1900 or forward")
-                        ->capture_default_str();
-  app.add_option("--rule", overrides,
-                 "Override one rule option, KEY=VALUE (repeatable), e.g. --rule move-limit=120");
-  app.add_option("--board", board, "Board size N (even, 4 to 10)")->capture_default_str();
-  app.add_option("--rows", rows, "Piece rows per side R (1 to 3, 2R < N)")->capture_default_str();
+  salta::tools::VariantFlags variant_flags;
+  variant_flags.Add(app);
   auto* position_opt =
       app.add_option("--position", position_text, "The position (docs/notation.md), or \"start\"");
   auto* moves_opt = app.add_option(
@@ -156,22 +152,16 @@ int main(int argc, char** argv) {
   app.add_flag("--json", json,
                "Print one JSON object on one line: white, black (moves, exact, lower, upper, "
                "seconds, nodes), result, score");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return kExitBadInput;
-  }
+  if (int status = salta::tools::ParseCommandLine(app, argc, argv, kExitBadInput); status >= 0)
+    return status;
 
-  absl::StatusOr<const salta::Variant*> variant =
-      salta::MakeVariant(preset, overrides, board, rows);
+  absl::StatusOr<const salta::Variant*> variant = variant_flags.Make();
   if (!variant.ok()) return Fail(std::string(variant.status().message()));
   std::optional<salta::Position> pos;
   if (!record_file.empty()) {
     absl::StatusOr<salta::Position> p =
-        PositionFromRecord(record_file, game_number, preset, rules_opt->count() > 0, overrides);
+        PositionFromRecord(record_file, game_number, variant_flags.preset,
+                           variant_flags.rules_option->count() > 0, variant_flags.overrides);
     if (!p.ok()) return Fail(std::string(p.status().message()));
     pos = *p;
   } else {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "cli.h"
 #include "nlohmann/json.hpp"
 #include "salta/notation.h"
 #include "salta/record.h"
@@ -310,14 +311,8 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(0, 1024));
   app.add_option("FILE", files, "Record files; - for standard input")->required();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return kExitBadInput;
-  }
+  if (int status = salta::tools::ParseCommandLine(app, argc, argv, kExitBadInput); status >= 0)
+    return status;
 
   absl::StatusOr<salta::Rules> rules = salta::Rules::Parse(preset);
   if (!rules.ok()) {
