@@ -15,19 +15,12 @@
 #include "salta/perft.h"
 #include "salta/position.h"
 #include "salta/variant.h"
+#include "test_util.h"
 
 namespace salta {
 namespace {
 
 using Moves = std::set<std::string>;
-
-const Variant& V(const std::string& spec, int size = 10, int rows = 3) {
-  absl::StatusOr<Rules> rules = Rules::Parse(spec);
-  EXPECT_TRUE(rules.ok()) << spec << ": " << rules.status();
-  absl::StatusOr<Geometry> g = Geometry::Make(size, rows);
-  EXPECT_TRUE(g.ok()) << g.status();
-  return *Variant::Get(g.value(), rules.value()).value();
-}
 
 Position P(const Variant& v, const std::string& text) {
   absl::StatusOr<Position> pos = ParsePosition(v, text);

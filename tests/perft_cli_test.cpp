@@ -10,14 +10,12 @@
 #include "salta/game.h"
 #include "salta/notation.h"
 #include "salta/perft.h"
+#include "test_util.h"
 
 namespace salta {
 namespace {
 
-struct ToolRun {
-  int status = -1;  // exit status, or -1 if the tool did not exit normally
-  std::string out;  // stdout (and stderr where merged)
-};
+using ToolRun = CommandResult;  // out holds stderr too where merged
 
 std::string Tool() {
   return std::string(SALTA_TOOLS_DIR) + "/salta-perft";
@@ -29,18 +27,7 @@ ToolRun RunTool(const std::string& args, bool merge = true) {
   std::string command = "'";
   command.append(Tool()).append("' ").append(args);
   command.append(merge ? " 2>&1" : " 2>/dev/null").append(" </dev/null");
-  ToolRun r;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) {
-    ADD_FAILURE() << "popen failed: " << command;
-    return r;
-  }
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
-  const int status = pclose(pipe);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return RunCommand(command);
 }
 
 bool Has(const std::string& text, const std::string& part) {

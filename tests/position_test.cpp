@@ -11,17 +11,10 @@
 
 #include "salta/movegen.h"
 #include "salta/notation.h"
+#include "test_util.h"
 
 namespace salta {
 namespace {
-
-const Variant& V(const std::string& spec, int size = 10, int rows = 3) {
-  absl::StatusOr<Rules> rules = Rules::Parse(spec);
-  EXPECT_TRUE(rules.ok()) << spec << ": " << rules.status();
-  absl::StatusOr<Geometry> g = Geometry::Make(size, rows);
-  EXPECT_TRUE(g.ok()) << g.status();
-  return *Variant::Get(g.value(), rules.value()).value();
-}
 
 struct Geo {
   int size, rows;

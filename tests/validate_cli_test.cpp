@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "nlohmann/json.hpp"
+#include "test_util.h"
 
 namespace {
 
@@ -19,21 +20,10 @@ namespace fs = std::filesystem;
 const std::string kTools = SALTA_TOOLS_DIR;
 const std::string kGames = std::string(SALTA_DATA_DIR) + "/games";
 
-struct Output {
-  int status = -1;
-  std::string out;
-};
+using Output = salta::CommandResult;
 
 Output Sh(const std::string& command) {
-  Output r;
-  FILE* p = popen(command.c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
+  return salta::RunCommand(command);
 }
 
 std::string Validate(const std::string& args) {
