@@ -14,7 +14,6 @@ namespace salta {
 namespace {
 
 // Keys: metadata and the completion record under "m/", data under "d/".
-constexpr absl::string_view kMetaPrefix = "m/";
 constexpr absl::string_view kDataPrefix = "d/";
 const std::string kKindKey = "m/kind";
 const std::string kVersionKey = "m/version";
