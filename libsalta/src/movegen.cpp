@@ -262,7 +262,7 @@ struct TwoPlyNode {
   bool check_filter;
   bool mover_steps_any;
 
-  int Child(Bitboard moved) const {
+  [[gnu::always_inline]] int Child(Bitboard moved) const {
     const Bitboard e = empty ^ moved;
     const Bitboard own_after = own ^ moved;
     if (check_filter) {
@@ -298,6 +298,12 @@ struct TwoPlyNode {
 
 }  // namespace
 
+// The rare case of a side with no move, kept out of line so that it does not
+// change how the hot function below is compiled (measured: 12% slower inline).
+[[gnu::noinline, gnu::cold]] static uint64_t CountAfterPass(const Position& pos) {
+  return CanPass(pos) ? CountLegalAfter(pos, Move::Pass()) : 0;
+}
+
 uint64_t CountLegalTwoPly(const Position& pos) {
   const Variant& v = pos.variant();
   const Geometry& g = v.geometry();
@@ -316,7 +322,7 @@ uint64_t CountLegalTwoPly(const Position& pos) {
     return total;
   }
   const auto [steps, jumps] = CountRaw(v, s, b);
-  if (steps + jumps == 0) return CanPass(pos) ? CountLegalAfter(pos, Move::Pass()) : 0;
+  if (steps + jumps == 0) return CountAfterPass(pos);
   const TwoPlyNode node{v,
                         g,
                         s,
