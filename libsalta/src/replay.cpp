@@ -472,10 +472,6 @@ absl::StatusOr<Geometry> ParseBoardTag(absl::string_view text) {
   return Geometry::Make(n, rows);
 }
 
-bool ScoreCountAvailable() {
-  return true;
-}
-
 std::optional<CountedScore> ScoreByCount(const Position& final_position) {
   FinishOptions options;
   options.time_limit_seconds = 10;

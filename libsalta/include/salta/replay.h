@@ -66,8 +66,6 @@ struct CountedScore {
   int points = 0;
 };
 std::optional<CountedScore> ScoreByCount(const Position& final_position);
-// Whether ScoreByCount can give answers in this build.
-bool ScoreCountAvailable();
 
 // A Board tag value: "NxN, R rows" as Geometry::ToString writes it, or "NxN"
 // or "N" with R = 3 where it fits (else the most rows that fit).
