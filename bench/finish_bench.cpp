@@ -33,17 +33,13 @@ using salta::MoveList;
 using salta::Position;
 using salta::Side;
 
-int Distance(const salta::Geometry& g, salta::Square a, salta::Square b) {
-  return std::max(std::abs(g.file_of(a) - g.file_of(b)), std::abs(g.rank_of(a) - g.rank_of(b)));
-}
-
 int DistanceSum(const Position& pos, Side s) {
   const salta::Geometry& g = pos.variant().geometry();
   int sum = 0;
   for (salta::PieceId p = int(s) * salta::kPiecesPerSide; p < (int(s) + 1) * salta::kPiecesPerSide;
        ++p)
     if (pos.square_of(p) != salta::kNoSquare)
-      sum += Distance(g, pos.square_of(p), pos.variant().target(p));
+      sum += g.distance(pos.square_of(p), pos.variant().target(p));
   return sum;
 }
 

@@ -27,11 +27,6 @@ class Random {
   uint64_t state_;
 };
 
-// Diagonal moves needed from a to b on an empty board (both dark squares).
-int Distance(const Geometry& g, Square a, Square b) {
-  return std::max(std::abs(g.file_of(a) - g.file_of(b)), std::abs(g.rank_of(a) - g.rank_of(b)));
-}
-
 Move Choose(const Position& pos, const MoveList& legal, Player player, int noise, Random& rng) {
   if (legal.size() == 1) return legal[0];
   if (player == Player::kRandom || rng.Below(100) < noise) return legal[rng.Below(legal.size())];
@@ -42,7 +37,7 @@ Move Choose(const Position& pos, const MoveList& legal, Player player, int noise
   for (Move m : legal) {
     const PieceId p = pos.piece_on(m.from);
     const Square target = v.target(p);
-    const int gain = Distance(g, m.to, target) - Distance(g, m.from, target);
+    const int gain = g.distance(m.to, target) - g.distance(m.from, target);
     // Completing the goal beats everything.
     const int score = pos.Completes(m) ? -1000 : gain;
     if (score < best) {

@@ -2,7 +2,9 @@
 // 2R < N). Only dark squares are used; (file + rank) even is dark, a1 dark.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -35,6 +37,10 @@ class Geometry {
   int rank_of(Square s) const { return s / half(); }
   // The dark square at (file, rank), both from 0; kNoSquare if light or off the board.
   Square at(int file, int rank) const;
+  // Diagonal steps from a to b on an empty board, steps in all four directions.
+  int distance(Square a, Square b) const {
+    return std::max(std::abs(file_of(a) - file_of(b)), std::abs(rank_of(a) - rank_of(b)));
+  }
   // The square as seen from the other side of the board.
   Square rotate(Square s) const { return num_squares() - 1 - s; }
   // Diagonal neighbour, or kNoSquare past the edge.
@@ -42,9 +48,17 @@ class Geometry {
 
   // Every square of b moved one step in direction d (pieces falling off vanish).
   Bitboard shift(Bitboard b, Direction d) const {
-    const Shift& t = shift_[d];
-    if (d <= kUpRight) return ((b & t.mask_a) << t.by_a) | ((b & t.mask_b) << t.by_b);
-    return ((b & t.mask_a) >> t.by_a) | ((b & t.mask_b) >> t.by_b);
+    switch (d) {
+      case kUpLeft:
+        return shift<kUpLeft>(b);
+      case kUpRight:
+        return shift<kUpRight>(b);
+      case kDownLeft:
+        return shift<kDownLeft>(b);
+      case kDownRight:
+        return shift<kDownRight>(b);
+    }
+    return 0;
   }
   // The same with the direction fixed at compile time, for the hot paths.
   template <Direction d>
