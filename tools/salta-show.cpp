@@ -242,7 +242,8 @@ int main(int argc, char** argv) {
   if (ply < 0) ply = games.front().moves();
   salta::FinishOptions count;
   count.node_limit = node_limit;
-  if (!html_file.empty() || shows_end)
+  // The result is shown on the page, and under a terminal board of the end.
+  if (!html_file.empty() || (svg_file.empty() && shows_end))
     for (salta::GameView& game : games)
       if (absl::Status s = salta::ScoreView(game, count); !s.ok())
         return Fail(std::string(s.message()));
