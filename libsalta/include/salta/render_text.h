@@ -1,11 +1,12 @@
 // A position as text for a terminal: the board with file letters above and
 // below and rank numbers on both sides. docs/salta-show.md shows examples.
 //
-//        a   b   c   d
-//    4      s2      s1   4
-//    3  ..      ..       3
-//    2      ..     [..]  2
-//    1  S1      S2      [M1] ...
+//       a   b   c   d
+//    4      s2      s1  4
+//    3  ..      ..      3
+//    2      ..     [S2] 2        (after the move c1-d2)
+//    1  S1     [..]     1
+//       a   b   c   d
 //
 // Each square is four characters wide: a piece as its letter and number
 // (White upper case: S1 M3 U5; Black lower case), an empty dark square
