@@ -14,8 +14,7 @@ struct Sides {
 
 Sides SidesOf(const Variant& v, Bitboard own, Bitboard opp) {
   const Bitboard empty = v.geometry().all() & ~(own | opp);
-  const Bitboard jumpable = v.rules().jump_over == JumpOver::kAny ? own | opp : opp;
-  return {own, opp, empty, jumpable};
+  return {own, opp, empty, Jumpable(v.rules(), own, opp)};
 }
 
 bool Mobile(const Variant& v, Side s, const Sides& b) {
@@ -152,43 +151,34 @@ bool CanPass(const Position& pos) {
 
 }  // namespace
 
+Bitboard Jumpable(const Rules& rules, Bitboard own, Bitboard opp) {
+  return rules.jump_over == JumpOver::kAny ? own | opp : opp;
+}
+
+Bitboard JumpStep(const Geometry& g, const Direction* dirs, int num_dirs, Bitboard from,
+                  Bitboard empty, Bitboard jumpable) {
+  Bitboard land = 0;
+  for (int i = 0; i < num_dirs; ++i) land |= g.shift(g.shift(from, dirs[i]) & jumpable, dirs[i]);
+  return land & empty;
+}
+
+Bitboard JumpReach(const Geometry& g, const Direction* dirs, int num_dirs, bool chain, Square from,
+                   Bitboard occupied, Bitboard jumpable) {
+  // The origin is left empty by the move but a chain may not land on it again.
+  const Bitboard empty = g.all() & ~occupied & ~SquareBit(from);
+  Bitboard reached = JumpStep(g, dirs, num_dirs, SquareBit(from), empty, jumpable);
+  if (!chain) return reached;
+  for (Bitboard frontier = reached; frontier;) {
+    frontier = JumpStep(g, dirs, num_dirs, frontier, empty, jumpable) & ~reached;
+    reached |= frontier;
+  }
+  return reached;
+}
+
 Bitboard JumpTargets(const Variant& v, Side side, Square from, Bitboard occupied,
                      Bitboard jumpable) {
-  const Geometry& g = v.geometry();
-  const Bitboard empty = g.all() & ~occupied;
-  Bitboard reached = 0;
-  if (!v.rules().chain) {
-    for (int i = 0; i < v.num_jump_dirs(); ++i) {
-      const Direction d = v.jump_dirs(side)[i];
-      const Square over = g.neighbor(from, d);
-      if (over == kNoSquare || !Contains(jumpable, over)) continue;
-      const Square land = g.neighbor(over, d);
-      if (land != kNoSquare && Contains(empty, land)) reached |= SquareBit(land);
-    }
-    return reached;
-  }
-  // Depth-first over chains; a chain never visits a square twice, so the
-  // squares it has visited travel with it.
-  struct Frame {
-    Square at;
-    Bitboard visited;
-  };
-  Frame stack[kMaxSquares + 1];
-  int top = 0;
-  stack[top++] = {from, SquareBit(from)};
-  while (top > 0) {
-    const Frame f = stack[--top];
-    for (int i = 0; i < v.num_jump_dirs(); ++i) {
-      const Direction d = v.jump_dirs(side)[i];
-      const Square over = g.neighbor(f.at, d);
-      if (over == kNoSquare || !Contains(jumpable, over)) continue;
-      const Square land = g.neighbor(over, d);
-      if (land == kNoSquare || !Contains(empty, land) || Contains(f.visited, land)) continue;
-      reached |= SquareBit(land);
-      stack[top++] = {land, f.visited | SquareBit(land)};
-    }
-  }
-  return reached & ~SquareBit(from);
+  return JumpReach(v.geometry(), v.jump_dirs(side).data(), v.num_jump_dirs(), v.rules().chain, from,
+                   occupied, jumpable);
 }
 
 void GenerateRaw(const Position& pos, Side s, MoveList& moves) {
@@ -282,7 +272,7 @@ struct TwoPlyNode {
     else
       steps = white ? PopCount(opp_n.ul & e) + PopCount(opp_n.ur & e)
                     : PopCount(opp_n.dl & e) + PopCount(opp_n.dr & e);
-    const Bitboard j = r.jump_over == JumpOver::kAny ? own_after | opp : own_after;
+    const Bitboard j = Jumpable(r, opp, own_after);
     const bool any_dir = r.jump_dir == JumpDir::kAny;
     int jumps = 0;
     if (white || any_dir)

@@ -97,20 +97,9 @@ Position::Undo Position::Make(Move m) {
   side_to_move_ = Opponent(mover);
   hash_ ^= variant_->side_key();
   ++ply_;
-  Phase next = phase_;
-  if (phase_ == Phase::kExtraMove) {
-    next = Phase::kOver;
-  } else if (!m.is_pass() && bb_[int(mover)] == targets_[int(mover)] && Completed(mover)) {
-    if (mover == Side::kWhite && variant_->rules().extra_move && !Completed(Side::kBlack))
-      next = IsMobile(*this, Side::kBlack) ? Phase::kExtraMove : Phase::kOver;
-    else
-      next = Phase::kOver;
-  }
-  const int limit = variant_->limit_ply();
-  if (limit > 0 && ply_ >= limit) next = Phase::kOver;
-  if (next == Phase::kPlay && variant_->rules().block == Block::kLose &&
-      !IsMobile(*this, side_to_move_))
-    next = Phase::kOver;
+  // Black's extra move ends the game whatever it does; otherwise the phase
+  // follows from the board as for any position (one derivation, DerivePhase).
+  const Phase next = phase_ == Phase::kExtraMove ? Phase::kOver : DerivePhase();
   if (next != phase_) {
     hash_ ^= variant_->phase_key(int(phase_)) ^ variant_->phase_key(int(next));
     phase_ = next;
