@@ -120,11 +120,13 @@ absl::StatusOr<uint64_t> TableClass::IndexOf(const Position& pos) const {
 
 Position TableClass::At(uint64_t index) const {
   int8_t squares[PlacementIndex::kMaxPieces];
-  placements_.Unrank(index >> 1, squares);
+  const bool black = index >= placements_.size();
+  placements_.Unrank(black ? index - placements_.size() : index, squares);
   std::pair<PieceId, Square> pieces[PlacementIndex::kMaxPieces];
   for (int i = 0; i < num_pieces(); ++i) pieces[i] = {pieces_[i], squares[i]};
   // Distinct squares of existing pieces: Make cannot fail.
-  return *Position::Make(*variant_, std::span(pieces, num_pieces()), Side(index & 1), 0);
+  return *Position::Make(*variant_, std::span(pieces, num_pieces()),
+                         black ? Side::kBlack : Side::kWhite, 0);
 }
 
 Position TableClass::Start() const {

@@ -4,9 +4,10 @@
 // the library derives from the board. Nothing is ever captured, so a class is
 // closed under moves.
 //
-// Positions are numbered densely (the position index): the placement's
-// number (salta/index.h, the class's pieces in slot order: White's, then
-// Black's, each by id) times two, plus the side to move.
+// Positions are numbered densely (the position index): White to move first,
+// then Black, each by the placement's number (salta/index.h, the class's
+// pieces in slot order: White's, then Black's, each by id). Keeping one side
+// to move together makes neighbouring values alike, which compresses.
 #pragma once
 
 #include <cstdint>
@@ -59,7 +60,7 @@ class TableClass {
   uint64_t Index(const Position& pos) const {
     int8_t squares[PlacementIndex::kMaxPieces];
     for (int i = 0; i < num_pieces(); ++i) squares[i] = int8_t(pos.square_of(pieces_[i]));
-    return 2 * placements_.Rank(squares) + uint64_t(pos.side_to_move());
+    return uint64_t(pos.side_to_move()) * placements_.size() + placements_.Rank(squares);
   }
   // The position of an index below size(), at ply 0.
   Position At(uint64_t index) const;
