@@ -340,7 +340,7 @@ TEST(ShowCli, HelpAndVersion) {
                            "--html", "--targets", "--flip", "--version", "Exit status: 0", " 2 "})
     EXPECT_TRUE(Has(help.out, part)) << part;
   for (const char* tool :
-       {"salta-show", "salta-perft", "salta-validate", "salta-score", "salta-play"}) {
+       {"salta-show", "salta-perft", "salta-validate", "salta-score", "salta-play", "salta-egtb"}) {
     const ToolRun version = Show("--version", "LC_ALL=C", tool);
     EXPECT_EQ(version.status, 0) << tool;
     EXPECT_EQ(version.out, std::string(tool) + " " + SALTA_VERSION + "\n");

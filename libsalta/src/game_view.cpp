@@ -54,7 +54,7 @@ absl::StatusOr<GameView> ViewRecord(const ParsedGame& game, const ReplayOptions&
 
 absl::Status ScoreView(GameView& view, const FinishOptions& count) {
   const Position& pos = view.final_position();
-  if (!pos.over() && pos.phase() != Phase::kExtraMove) return absl::OkStatus();
+  if (!StatusOf(pos).scorable()) return absl::OkStatus();
   absl::StatusOr<GameScore> score = ScoreGame(pos, count);
   if (!score.ok()) return score.status();
   view.score = *score;
@@ -70,9 +70,9 @@ absl::Status ScoreView(GameView& view, const FinishOptions& count) {
 
 std::string PlyStatus(const Position& pos) {
   const Side side = pos.side_to_move();
-  if (pos.phase() == Phase::kExtraMove)
-    return "Black to move: its extra move (White has completed its goal)";
   const GameStatus status = StatusOf(pos);
+  if (status.extra_move_pending)
+    return "Black to move: its extra move (White has completed its goal)";
   switch (status.reason) {
     case EndReason::kNone:
       return absl::StrCat(SideName(side), " to move");

@@ -63,6 +63,7 @@ constexpr const char* kScript = R"js(
   var links = document.querySelectorAll("#games a[data-game]");
   var targets = document.getElementById("targets");
   var state = { game: 0, ply: 0 };
+  var currentMove = null;  // the highlighted entry of the move list
 
   function byId(id) { return document.getElementById(id); }
   function setShown(el, shown) {
@@ -93,20 +94,19 @@ constexpr const char* kScript = R"js(
     var groups = svg.querySelectorAll(".targets");
     for (i = 0; i < groups.length; i++)
       setShown(groups[i], targets.checked && groups[i].getAttribute("data-side") === p.to_move);
-    var moves = infos[state.game].querySelectorAll(".move");
-    for (i = 0; i < moves.length; i++) {
-      var current = Number(moves[i].getAttribute("data-ply")) === state.ply;
-      moves[i].classList.toggle("current", current);
-      if (current) {
-        moves[i].setAttribute("aria-current", "step");
-        // Keep the current move in view in the list, without scrolling the page.
-        var list = moves[i].closest(".moves");
-        var top = moves[i].offsetTop;
-        if (top < list.scrollTop || top + moves[i].offsetHeight > list.scrollTop + list.clientHeight)
-          list.scrollTop = top - list.clientHeight / 2;
-      } else {
-        moves[i].removeAttribute("aria-current");
-      }
+    if (currentMove) {
+      currentMove.classList.remove("current");
+      currentMove.removeAttribute("aria-current");
+    }
+    currentMove = infos[state.game].querySelector('.move[data-ply="' + state.ply + '"]');
+    if (currentMove) {
+      currentMove.classList.add("current");
+      currentMove.setAttribute("aria-current", "step");
+      // Keep the current move in view in the list, without scrolling the page.
+      var list = currentMove.closest(".moves");
+      var top = currentMove.offsetTop;
+      if (top < list.scrollTop || top + currentMove.offsetHeight > list.scrollTop + list.clientHeight)
+        list.scrollTop = top - list.clientHeight / 2;
     }
     var ply = byId("ply");
     ply.textContent = "ply " + state.ply + " of " + last;
