@@ -213,6 +213,7 @@ int RunProbe(const Common& c, const std::string& position_text, bool have_positi
   if (batch) {
     // One JSON line per input line; a bad line is answered with its error
     // and the exit status says some were bad.
+    std::ios::sync_with_stdio(false);
     std::string text;
     int status = kExitOk;
     uint64_t number = 0;
