@@ -13,6 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "cli.h"
+#include "distributed.h"
 #include "nlohmann/json.hpp"
 #include "salta/egtb/build.h"
 #include "salta/egtb/probe.h"
@@ -121,8 +122,9 @@ struct Common {
   int threads = 0;
 };
 
-int RunBuild(const Common& c, const salta::tools::VariantFlags& vf, const std::string& white,
-             const std::string& black, uint64_t memory_mb, double checkpoint_seconds) {
+int RunBuild(const Common& c, salta::Cluster& cluster, const salta::tools::VariantFlags& vf,
+             const std::string& white, const std::string& black, uint64_t memory_mb,
+             double checkpoint_seconds) {
   absl::StatusOr<const salta::Variant*> variant = vf.Make();
   if (!variant.ok()) return Fail(std::string(variant.status().message()));
   absl::StatusOr<salta::egtb::Material> material =
@@ -131,8 +133,9 @@ int RunBuild(const Common& c, const salta::tools::VariantFlags& vf, const std::s
   absl::StatusOr<salta::egtb::TableClass> cls = salta::egtb::TableClass::Make(**variant, *material);
   if (!cls.ok()) return Fail(std::string(cls.status().message()));
 
-  BuildBar bar(!c.json);
+  BuildBar bar(!c.json && cluster.rank() == 0);
   salta::egtb::BuildOptions options;
+  options.cluster = &cluster;
   options.threads = c.threads;
   options.memory_mb = memory_mb;
   options.checkpoint_seconds = checkpoint_seconds;
@@ -157,6 +160,8 @@ int RunBuild(const Common& c, const salta::tools::VariantFlags& vf, const std::s
         {"already_built", r->already_built},
         {"resumed", r->resumed},
         {"memory_bytes", r->memory_bytes},
+        {"processes", cluster.size()},
+        {"bytes_exchanged", r->bytes_exchanged},
     };
     std::cout << out.dump() << "\n";
   } else {
@@ -208,6 +213,7 @@ int RunProbe(const Common& c, const std::string& position_text, bool have_positi
   if (batch) {
     // One JSON line per input line; a bad line is answered with its error
     // and the exit status says some were bad.
+    std::ios::sync_with_stdio(false);
     std::string text;
     int status = kExitOk;
     uint64_t number = 0;
@@ -358,6 +364,10 @@ int RunInfo(const Common& c) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  absl::StatusOr<std::unique_ptr<salta::Cluster>> processes =
+      salta::tools::StartProcesses(&argc, &argv);
+  if (!processes.ok()) return Fail(std::string(processes.status().message()));
+  salta::Cluster& cluster = **processes;
   CLI::App app{
       "Endgame tables for Salta by retrograde analysis, stored in RocksDB (docs/salta-egtb.md).\n\n"
       "Exit status: 0 done; 1 verification failed; 2 bad arguments, a bad position, or an\n"
@@ -423,9 +433,18 @@ int main(int argc, char** argv) {
   CLI::App* info = app.add_subcommand("info", "What a table holds");
   add_db(info);
 
-  if (int status = salta::tools::ParseCommandLine(app, argc, argv, kExitBadInput); status >= 0)
-    return status;
-  if (build->parsed()) return RunBuild(c, vf, white, black, memory_mb, checkpoint_seconds);
+  const int parsed = salta::tools::ParseCommandLine(app, argc, argv, kExitBadInput);
+  // A bad command line on any process ends them all.
+  if (absl::Status s = cluster.Agree(parsed > 0 ? absl::InvalidArgumentError("bad command line")
+                                                : absl::OkStatus());
+      !s.ok()) {
+    if (cluster.rank() == 0 && parsed <= 0) Fail(std::string(s.message()));
+    return kExitBadInput;
+  }
+  if (parsed >= 0) return parsed;
+  if (build->parsed()) return RunBuild(c, cluster, vf, white, black, memory_mb, checkpoint_seconds);
+  // The other commands run on the first process alone.
+  if (cluster.rank() != 0) return kExitOk;
   if (probe->parsed())
     return RunProbe(c, position_text, position_opt->count() > 0, moves_text, moves_opt->count() > 0,
                     input == "-", line);

@@ -14,6 +14,8 @@ namespace {
 // Positions a worker takes at a time: large enough to amortise the hand-out,
 // small enough to balance levels with few positions.
 constexpr uint64_t kGrain = 1 << 14;
+// Positions scanned between two exchanges in a run of several processes.
+constexpr uint64_t kRoundPositions = 1 << 21;
 
 // Per-worker state kept on its own cache lines.
 struct alignas(64) WorkerState {
@@ -126,8 +128,7 @@ absl::StatusOr<bool> Retrograde::Step() {
   std::vector<WorkerState> workers(pool_.threads());
   for (WorkerState& ws : workers) ws.remote.resize(processes);
 
-  scanned_ = 0;
-  pool_.Run(slice_.begin, slice_.end, kGrain, [&](uint64_t lo, uint64_t hi, int w) {
+  auto scan = [&](uint64_t lo, uint64_t hi, int w) {
     Scanned(hi - lo, slice_.size());
     WorkerState& ws = workers[w];
     MoveList unmoves;
@@ -152,18 +153,33 @@ absl::StatusOr<bool> Retrograde::Step() {
           ws.remote[owner].push_back(update);
       }
     }
-  });
+  };
 
-  // Updates for positions other processes own, exchanged once per level.
-  std::vector<std::vector<uint64_t>> out(processes);
-  for (WorkerState& ws : workers)
-    for (int r = 0; r < processes; ++r)
-      out[r].insert(out[r].end(), ws.remote[r].begin(), ws.remote[r].end());
-  std::vector<uint64_t> in;
-  if (absl::Status s = cluster_.AllToAll(out, in); !s.ok()) return s;
-  pool_.Run(0, in.size(), kGrain, [&](uint64_t lo, uint64_t hi, int w) {
-    for (uint64_t k = lo; k < hi; ++k) workers[w].resolved += Apply(in[k], level);
-  });
+  // With several processes the slice is scanned in rounds, the same number
+  // on every process, each followed by an exchange of the updates for
+  // positions others own: the buffers stay bounded whatever the level.
+  uint64_t largest = 0;
+  for (int r = 0; r < processes; ++r) largest = std::max(largest, partition_.slice(r).size());
+  const uint64_t round = processes == 1 ? std::max<uint64_t>(largest, 1) : kRoundPositions;
+  const uint64_t rounds = std::max<uint64_t>(1, (largest + round - 1) / round);
+  scanned_ = 0;
+  for (uint64_t k = 0; k < rounds; ++k) {
+    const uint64_t lo = std::min(slice_.end, slice_.begin + k * round);
+    const uint64_t hi = std::min(slice_.end, lo + round);
+    pool_.Run(lo, hi, kGrain, scan);
+    if (processes == 1) continue;
+    std::vector<std::vector<uint64_t>> out(processes);
+    for (WorkerState& ws : workers)
+      for (int r = 0; r < processes; ++r) {
+        out[r].insert(out[r].end(), ws.remote[r].begin(), ws.remote[r].end());
+        ws.remote[r].clear();
+      }
+    std::vector<uint64_t> in;
+    if (absl::Status s = cluster_.AllToAll(out, in); !s.ok()) return s;
+    pool_.Run(0, in.size(), kGrain, [&](uint64_t a, uint64_t b, int w) {
+      for (uint64_t u = a; u < b; ++u) workers[w].resolved += Apply(in[u], level);
+    });
+  }
 
   uint64_t found = 0;
   for (const WorkerState& ws : workers) found += ws.resolved;
