@@ -70,12 +70,15 @@ class PerftTable {
 };
 
 uint64_t Search(Position& pos, int depth, PerftTable* table) {
-  if (depth == 1) return CountLegal(pos);
-  if (depth == 0) return 1;
-  // Bulk counting: the last ply is counted, not played.
-  if (depth == 2) return CountLegalTwoPly(pos);
+  if (depth <= 2) return depth == 2 ? CountLegalTwoPly(pos) : depth == 1 ? CountLegal(pos) : 1;
   uint64_t nodes = 0;
   if (table && table->Probe(pos, depth, nodes)) return nodes;
+  // Bulk counting: the last three plies are counted from the boards.
+  if (depth == 3) {
+    nodes = CountLegalThreePly(pos);
+    if (table) table->Store(pos, depth, nodes);
+    return nodes;
+  }
   MoveList moves;
   GenerateLegal(pos, moves);
   for (const Move& m : moves) {
