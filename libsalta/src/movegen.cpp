@@ -1,5 +1,7 @@
 #include "salta/movegen.h"
 
+#include <array>
+
 #include "salta/fixed_geometry.h"
 
 namespace salta {
@@ -192,6 +194,74 @@ void GenerateRaw(const Position& pos, Side s, MoveList& moves) {
 bool IsMobile(const Position& pos, Side s) {
   const Variant& v = pos.variant();
   return Mobile(v, s, SidesOf(v, pos.pieces(s), pos.pieces(Opponent(s))));
+}
+
+namespace {
+
+// Whether m is a step or jump of M for side s.
+bool InRaw(const Variant& v, Side s, const Sides& b, Move m) {
+  if (m.is_pass() || !Contains(b.own, m.from)) return false;
+  const Geometry& g = v.geometry();
+  if (!m.jump) {
+    if (!Contains(b.empty, m.to)) return false;
+    for (int i = 0; i < v.num_step_dirs(); ++i)
+      if (g.neighbor(m.from, v.step_dirs(s)[i]) == m.to) return true;
+    return false;
+  }
+  const Bitboard others = (b.own | b.opp) & ~SquareBit(m.from);
+  return Contains(JumpTargets(v, s, m.from, others, b.jumpable & others), m.to);
+}
+
+}  // namespace
+
+bool IsLegal(const Position& pos, Move m) {
+  if (pos.over()) return false;
+  const Variant& v = pos.variant();
+  const Side s = pos.side_to_move();
+  const Sides b = SidesOf(v, pos.pieces(s), pos.pieces(Opponent(s)));
+  if (FilterApplies(pos, b)) {
+    MoveList moves;
+    GenerateLegal(pos, moves);
+    for (const Move& l : moves)
+      if (l == m) return l.jump == m.jump;
+    return false;
+  }
+  // Without the filter the legal moves are M, only its jumps if they are
+  // mandatory and there is one, or a pass when M is empty.
+  const auto [steps, jumps] = CountRaw(v, s, b);
+  if (m.is_pass()) return steps + jumps == 0 && CanPass(pos);
+  if (!InRaw(v, s, b, m)) return false;
+  return m.jump || !v.rules().mandatory_jumps || jumps == 0;
+}
+
+void GenerateUnmoves(const Position& pos, MoveList& moves) {
+  moves.clear();
+  const Variant& v = pos.variant();
+  const Geometry& g = v.geometry();
+  const Side mover = Opponent(pos.side_to_move());
+  const Bitboard own = pos.pieces(mover), opp = pos.pieces(pos.side_to_move());
+  const Bitboard empty = g.all() & ~(own | opp);
+  // A piece on `to` stepped in direction d from the empty square behind it.
+  for (int i = 0; i < v.num_step_dirs(); ++i) {
+    const Direction d = v.step_dirs(mover)[i];
+    for (Bitboard t = g.shift(empty, d) & own; t;) {
+      const Square to = PopLowest(t);
+      moves.push(Move::Step(g.neighbor(to, Reverse(d)), to));
+    }
+  }
+  // A jump walked backwards: the same pieces to jump over and squares to land
+  // on, the directions reversed.
+  std::array<Direction, 4> back{};
+  for (int i = 0; i < v.num_jump_dirs(); ++i) back[i] = Reverse(v.jump_dirs(mover)[i]);
+  for (Bitboard pieces = own; pieces;) {
+    const Square to = PopLowest(pieces);
+    const Bitboard others = (own | opp) & ~SquareBit(to);
+    for (Bitboard f = JumpReach(g, back.data(), v.num_jump_dirs(), v.rules().chain, to, others,
+                                Jumpable(v.rules(), own & ~SquareBit(to), opp));
+         f;)
+      moves.push(Move::Jump(PopLowest(f), to));
+  }
+  if (v.rules().block != Block::kLose) moves.push(Move::Pass());
 }
 
 void GenerateLegal(const Position& pos, MoveList& moves) {

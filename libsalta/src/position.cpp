@@ -13,7 +13,7 @@ Position Position::Start(const Variant& variant) {
 }
 
 absl::StatusOr<Position> Position::Make(const Variant& variant,
-                                        const std::vector<std::pair<PieceId, Square>>& pieces,
+                                        std::span<const std::pair<PieceId, Square>> pieces,
                                         Side side_to_move, int ply) {
   Position pos(variant);
   pos.piece_on_.fill(kNoPiece);
@@ -113,6 +113,16 @@ void Position::Unmake(Move m, const Undo& undo) {
   --ply_;
   hash_ = undo.hash;
   phase_ = undo.phase;
+}
+
+void Position::Unplay(Move m) {
+  if (!m.is_pass()) MovePiece(m.to, m.from);
+  side_to_move_ = Opponent(side_to_move_);
+  hash_ ^= variant_->side_key();
+  if (ply_ > 0) --ply_;
+  const Phase before = DerivePhase();
+  hash_ ^= variant_->phase_key(int(phase_)) ^ variant_->phase_key(int(before));
+  phase_ = before;
 }
 
 uint64_t Position::ComputeHash() const {

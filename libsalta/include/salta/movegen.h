@@ -30,6 +30,14 @@ uint64_t CountLegalThreePly(const Position& pos);
 void GenerateRaw(const Position& pos, Side s, MoveList& moves);
 // Whether side s has any step or jump in the position (M is not empty).
 bool IsMobile(const Position& pos, Side s);
+// Whether m is among GenerateLegal's moves (from, to and the jump flag).
+bool IsLegal(const Position& pos, Move m);
+
+// Retrograde move generation: every step, jump and pass of the side that
+// moved last (the opponent of the side to move) that could have led here,
+// as moves of the position before it (Position::Unplay undoes one). These
+// are candidates: whether one was legal there is IsLegal's judgement.
+void GenerateUnmoves(const Position& pos, MoveList& moves);
 
 // The pieces a jump may go over, seen from the side that owns `own`: the
 // opponent's (jump-over=opponent) or every piece (jump-over=any).
