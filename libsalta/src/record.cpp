@@ -27,6 +27,21 @@ bool IsTokenByte(unsigned char c) {
          c != '(' && c != ')' && c != '"';
 }
 
+// Whether a movetext token ends a game: a result token, alone or glued to a
+// move number the parser accepts ("12.1-0", "12...*"). GameSplitter and the
+// parser must agree on this, so that a game text ends where its game does.
+bool EndsGame(absl::string_view token) {
+  if (IsResultToken(token)) return true;
+  size_t digits = 0;
+  while (digits < token.size() && absl::ascii_isdigit(token[digits])) ++digits;
+  if (digits == 0 || digits > 7 ||
+      token.substr(0, digits).find_first_not_of('0') == absl::string_view::npos)
+    return false;
+  size_t dots = 0;
+  while (digits + dots < token.size() && token[digits + dots] == '.') ++dots;
+  return (dots == 1 || dots == 3) && IsResultToken(token.substr(digits + dots));
+}
+
 // The length of the valid UTF-8 sequence starting at s[i] (a non-ASCII lead
 // byte), or 0 if it is not valid UTF-8.
 size_t Utf8Length(absl::string_view s, size_t i) {
@@ -533,8 +548,13 @@ bool GameSplitter::Next(GameText& out) {
   State state = kTop;
   bool movetext = false;
   size_t comment_len = 0;
+  // The movetext token being read (its first bytes: a token that ends a
+  // game is short), so that a game ends after its result token.
+  char token[16];
+  size_t token_len = 0;
   out.start = {line_, column_};
   bool boundary = false;
+  bool blank = true;  // only white space so far (what follows the last game)
   while (!boundary) {
     if (pos_ >= end_ && !Fill()) break;
     const size_t run = pos_;
@@ -542,6 +562,19 @@ bool GameSplitter::Next(GameText& out) {
       const unsigned char c = buf_[pos_];
       switch (state) {
         case kTop:
+          if (IsTokenByte(c)) {
+            if (token_len < sizeof token) token[token_len] = char(c);
+            ++token_len;
+            movetext = true;
+            break;
+          }
+          if (token_len > 0) {
+            if (token_len <= sizeof token && EndsGame(absl::string_view(token, token_len))) {
+              boundary = true;
+              break;
+            }
+            token_len = 0;
+          }
           if (c == '[') {
             if (movetext) {
               boundary = true;
@@ -582,6 +615,7 @@ bool GameSplitter::Next(GameText& out) {
           break;
       }
       if (boundary) break;
+      blank = blank && IsSpace(c);
       if (c == '\n') {
         ++line_;
         column_ = 1;
@@ -598,7 +632,7 @@ bool GameSplitter::Next(GameText& out) {
       out.text.append(buf_.data() + run, n);
     }
   }
-  return !out.text.empty();
+  return !blank;
 }
 
 void ParseGames(const GameText& text, const std::function<void(ParsedGame&&)>& on_game,
