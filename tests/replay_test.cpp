@@ -402,5 +402,21 @@ TEST(ReplayTest, AnIllegalMoveBeforeASyntaxErrorComesFirst) {
   EXPECT_EQ(r.error->move, "h8-h7");
 }
 
+// Issue 10, item 9: the replay refuses a move past the ply limit, so that the
+// final position it reports reads back.
+TEST(ReplayTest, NoMovePastThePlyLimit) {
+  ReplayReport r = Replay("[Position \"w - 999999\"]\n500000. -- -- -- *");
+  ASSERT_FALSE(r.valid);
+  EXPECT_EQ(r.plies, 1);
+  EXPECT_EQ(r.error->ply, 2);
+  EXPECT_NE(r.error->reason.find("ply limit"), std::string::npos) << r.error->reason;
+  ASSERT_TRUE(r.final_position);
+  EXPECT_EQ(r.final_position->ply(), kMaxPly);
+  EXPECT_TRUE(ParsePosition(r.final_position->variant(), PositionToString(*r.final_position)).ok());
+  r = Replay("[Position \"w - 1000001\"]\n*");
+  ASSERT_FALSE(r.valid);
+  EXPECT_NE(r.error->reason.find("from 0 to 1000000"), std::string::npos) << r.error->reason;
+}
+
 }  // namespace
 }  // namespace salta

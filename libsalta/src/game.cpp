@@ -89,6 +89,30 @@ std::string ResultToken(Outcome outcome) {
   return "*";
 }
 
+std::string WhyOver(const Position& pos) {
+  const GameStatus st = StatusOf(pos);
+  const int limit = pos.variant().rules().move_limit;
+  switch (st.reason) {
+    case EndReason::kGoal:
+      return absl::StrCat(pos.Completed(Side::kWhite) ? "White" : "Black", " completed its goal");
+    case EndReason::kExtraMove:
+      if (pos.Completed(Side::kBlack))
+        return "White completed its goal and Black completed its own with its extra move";
+      if (pos.side_to_move() == Side::kBlack)
+        return "White completed its goal and Black has no move for its extra move";
+      return "White completed its goal and Black's extra move ended the game";
+    case EndReason::kMoveLimit:
+      return absl::StrCat("the move limit of ", limit, limit == 1 ? " move" : " moves",
+                          " each was reached");
+    case EndReason::kBlocked:
+      return absl::StrCat(SideName(pos.side_to_move()), " has no legal move and has lost",
+                          " (block=lose)");
+    case EndReason::kNone:
+      break;
+  }
+  return "";
+}
+
 int PiecesHome(const Position& pos, Side s) {
   int home = 0;
   for (PieceId p = int(s) * kPiecesPerSide; p < (int(s) + 1) * kPiecesPerSide; ++p)

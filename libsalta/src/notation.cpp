@@ -20,7 +20,7 @@ absl::Status Invalid(absl::string_view what, absl::string_view why) {
 }
 
 bool ParseInt(absl::string_view text, int& value) {
-  if (text.empty() || text.size() > 6) return false;
+  if (text.empty() || text.size() > 7) return false;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   return ec == std::errc() && end == text.data() + text.size();
 }
@@ -223,9 +223,11 @@ absl::StatusOr<Position> ParsePosition(const Variant& variant, absl::string_view
   }
 
   int ply = 0;
-  if (fields.size() >= 3 && (!ParseInt(fields[2], ply) || ply < 0 || ply > 1000000))
-    return Invalid(absl::StrCat("position field 3 \"", fields[2], "\""),
-                   "the ply must be a whole number from 0 (half-moves played)");
+  if (fields.size() >= 3 &&
+      (!AllDigits(fields[2]) || fields[2].size() > 7 || !ParseInt(fields[2], ply) || ply > kMaxPly))
+    return Invalid(
+        absl::StrCat("position field 3 \"", fields[2], "\""),
+        absl::StrCat("the ply must be a whole number from 0 to ", kMaxPly, " (half-moves played)"));
   absl::StatusOr<Position> pos = Position::Make(variant, pieces, side, ply);
   if (!pos.ok()) return Invalid("position", pos.status().message());
   if (fields.size() == 4) {

@@ -8,6 +8,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "salta/position.h"  // kMaxPly
 
 namespace salta {
 namespace {
@@ -674,7 +675,7 @@ Numbering NumberingOf(const GameRecord& game) {
   n.black_first = fields[0] == "b" || fields[0] == "B";
   if (fields.size() >= 3) {
     int ply = 0;
-    if (absl::SimpleAtoi(fields[2], &ply) && ply >= 0 && ply <= 10000000)
+    if (absl::SimpleAtoi(fields[2], &ply) && ply >= 0 && ply <= kMaxPly)
       n.first_number = ply / 2 + 1;
   }
   return n;

@@ -80,25 +80,8 @@ std::string ListJumps(const Position& pos, const MoveList& legal) {
 
 // Why no move may follow: the game is over.
 std::string EndText(const Position& pos, int ended_ply) {
-  const GameStatus st = StatusOf(pos);
-  const std::string when =
-      ended_ply > 0 ? absl::StrCat(" at ply ", ended_ply) : std::string(" in the start position");
-  switch (st.reason) {
-    case EndReason::kGoal:
-      return absl::StrCat(pos.Completed(Side::kWhite) ? "White" : "Black", " completed its goal",
-                          when);
-    case EndReason::kExtraMove:
-      return absl::StrCat("White completed its goal and Black's extra move ended the game", when);
-    case EndReason::kMoveLimit:
-      return absl::StrCat("the move limit of ", pos.variant().rules().move_limit,
-                          " moves each was reached", when);
-    case EndReason::kBlocked:
-      return absl::StrCat(SideName(pos.side_to_move()), " has no legal move and has lost",
-                          " (block=lose)", when);
-    case EndReason::kNone:
-      break;
-  }
-  return absl::StrCat("the game is over", when);
+  return absl::StrCat(WhyOver(pos), ended_ply > 0 ? absl::StrCat(" at ply ", ended_ply)
+                                                  : std::string(" in the start position"));
 }
 
 class Replayer {
@@ -237,6 +220,11 @@ class Replayer {
       }
       if (pos.over()) {
         Error(issue(absl::StrCat("move after the end of the game: ", EndText(pos, ended_ply))));
+        return;
+      }
+      if (pos.ply() >= kMaxPly) {
+        Error(issue(absl::StrCat("the ply limit is reached: a game has at most ", kMaxPly,
+                                 " plies (half-moves)")));
         return;
       }
       GenerateLegal(pos, legal);

@@ -81,7 +81,7 @@ SelfPlayGame PlayGame(const Position& start, const SelfPlayOptions& options, uin
   Position pos = start;
   MoveList legal;
   while (options.max_plies == 0 || out.plies < options.max_plies) {
-    if (pos.over()) break;
+    if (pos.over() || pos.ply() >= kMaxPly) break;
     GenerateLegal(pos, legal);
     if (legal.empty()) break;  // block=lose: the side to move has lost
     const Player player = pos.side_to_move() == Side::kWhite ? options.white : options.black;

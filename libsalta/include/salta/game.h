@@ -45,6 +45,11 @@ struct GameStatus {
 };
 GameStatus StatusOf(const Position& pos);
 
+// Why a game that is over is over, in words: "White completed its goal and
+// Black's extra move ended the game", "the move limit of 120 moves each was
+// reached", ... (for messages; "" when the game is in play).
+std::string WhyOver(const Position& pos);
+
 // The result as written in records: "1-0", "0-1", "1/2-1/2"; "*" while in
 // play or undecided.
 std::string ResultToken(Outcome outcome);
