@@ -6,6 +6,7 @@
 #include "salta/legality.h"
 #include "salta/movegen.h"
 #include "salta/notation.h"
+#include "salta/text.h"
 
 namespace salta {
 
@@ -45,14 +46,14 @@ absl::Status PlayMoves(Position& pos, absl::string_view moves) {
     const Side side = pos.side_to_move();
     absl::StatusOr<Move> move = ParseMove(pos, word);
     if (!move.ok())
-      return absl::InvalidArgumentError(absl::StrCat("illegal move \"", word, "\" at ply ",
-                                                     pos.ply() + 1, " (move ", pos.ply() / 2 + 1,
-                                                     ", ", SideName(side), "; the ", played,
-                                                     played == 1   ? "st"
-                                                     : played == 2 ? "nd"
-                                                     : played == 3 ? "rd"
-                                                                   : "th",
-                                                     " move given): ", move.status().message()));
+      return absl::InvalidArgumentError(EscapeForMessage(
+          absl::StrCat("illegal move \"", word, "\" at ply ", pos.ply() + 1, " (move ",
+                       pos.ply() / 2 + 1, ", ", SideName(side), "; the ", played,
+                       played == 1   ? "st"
+                       : played == 2 ? "nd"
+                       : played == 3 ? "rd"
+                                     : "th",
+                       " move given): ", move.status().message())));
     pos.Make(*move);
   }
   return absl::OkStatus();

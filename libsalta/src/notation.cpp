@@ -1,5 +1,6 @@
 #include "salta/notation.h"
 
+#include <algorithm>
 #include <charconv>
 #include <deque>
 
@@ -8,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "salta/movegen.h"
+#include "salta/text.h"
 
 namespace salta {
 namespace {
@@ -15,8 +17,9 @@ namespace {
 constexpr char kKindLetters[3] = {'S', 'M', 'U'};
 constexpr absl::string_view kKindNames[3] = {"star", "moon", "sun"};
 
+// Messages quote the input: escaped where it is not valid UTF-8.
 absl::Status Invalid(absl::string_view what, absl::string_view why) {
-  return absl::InvalidArgumentError(absl::StrCat(what, ": ", why));
+  return absl::InvalidArgumentError(EscapeForMessage(absl::StrCat(what, ": ", why)));
 }
 
 bool ParseInt(absl::string_view text, int& value) {
@@ -197,9 +200,11 @@ absl::StatusOr<Position> ParsePosition(const Variant& variant, absl::string_view
       for (int k = 0; k < 3; ++k)
         if (absl::ascii_toupper(letter) == kKindLetters[k]) kind = k;
       if (kind < 0)
-        return Invalid(where, absl::StrCat("unknown kind '", std::string(1, letter),
-                                           "': S star, M moon, U sun; uppercase for White, "
-                                           "lowercase for Black"));
+        return Invalid(where,
+                       absl::StrCat("unknown kind '",
+                                    token.substr(0, std::max<size_t>(1, Utf8Length(token, 0))),
+                                    "': S star, M moon, U sun; uppercase for White, "
+                                    "lowercase for Black"));
       const Side owner = absl::ascii_isupper(letter) ? Side::kWhite : Side::kBlack;
       const int number = token[1] - '0';
       if (number < 1 || number > kMaxNumber)

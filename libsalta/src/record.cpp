@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "salta/position.h"  // kMaxPly
+#include "salta/text.h"
 
 namespace salta {
 namespace {
@@ -41,33 +42,6 @@ bool EndsGame(absl::string_view token) {
   size_t dots = 0;
   while (digits + dots < token.size() && token[digits + dots] == '.') ++dots;
   return (dots == 1 || dots == 3) && IsResultToken(token.substr(digits + dots));
-}
-
-// The length of the valid UTF-8 sequence starting at s[i] (a non-ASCII lead
-// byte), or 0 if it is not valid UTF-8.
-size_t Utf8Length(absl::string_view s, size_t i) {
-  const unsigned char c = s[i];
-  size_t n;
-  uint32_t cp;
-  if (c >= 0xC2 && c <= 0xDF) {
-    n = 2, cp = c & 0x1F;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    n = 3, cp = c & 0x0F;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    n = 4, cp = c & 0x07;
-  } else {
-    return 0;
-  }
-  if (i + n > s.size()) return 0;
-  for (size_t k = 1; k < n; ++k) {
-    const unsigned char d = s[i + k];
-    if ((d & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (d & 0x3F);
-  }
-  if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-      (cp >= 0xD800 && cp <= 0xDFFF))
-    return 0;
-  return n;
 }
 
 std::string Describe(unsigned char c) {

@@ -13,6 +13,7 @@
 #include "salta/legality.h"
 #include "salta/movegen.h"
 #include "salta/notation.h"
+#include "salta/text.h"
 
 // The scoring count (ScoreByCount, at the end) is the one use of score.h.
 #include "salta/score.h"
@@ -437,8 +438,8 @@ ReplayReport ReplayGame(const ParsedGame& game, const ReplayOptions& options) {
 }
 
 absl::StatusOr<Geometry> ParseBoardTag(absl::string_view text) {
-  const std::string usage = absl::StrCat(
-      "\"", text, "\": expected \"NxN, R rows\" (e.g. \"8x8, 2 rows\"), \"NxN\" or \"N\"");
+  const std::string usage = EscapeForMessage(absl::StrCat(
+      "\"", text, "\": expected \"NxN, R rows\" (e.g. \"8x8, 2 rows\"), \"NxN\" or \"N\""));
   std::vector<absl::string_view> parts = absl::StrSplit(text, ',');
   if (parts.size() > 2) return absl::InvalidArgumentError(usage);
   absl::string_view size_text = absl::StripAsciiWhitespace(parts[0]);

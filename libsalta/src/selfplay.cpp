@@ -7,6 +7,7 @@
 #include "salta/movegen.h"
 #include "salta/notation.h"
 #include "salta/replay.h"
+#include "salta/text.h"
 
 namespace salta {
 namespace {
@@ -54,8 +55,8 @@ Move Choose(const Position& pos, const MoveList& legal, Player player, int noise
 absl::StatusOr<Player> ParsePlayer(absl::string_view name) {
   if (name == "random") return Player::kRandom;
   if (name == "greedy") return Player::kGreedy;
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown player \"", name, "\": the players are random and greedy"));
+  return absl::InvalidArgumentError(EscapeForMessage(
+      absl::StrCat("unknown player \"", name, "\": the players are random and greedy")));
 }
 
 absl::string_view PlayerName(Player p) {
