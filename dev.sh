@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 PACKAGES=(cmake ninja-build g++ clang libcli11-dev libabsl-dev librocksdb-dev libgtest-dev
-          libgmock-dev libbenchmark-dev nlohmann-json3-dev)
+          libgmock-dev libbenchmark-dev nlohmann-json3-dev libopenmpi-dev openmpi-bin)
 JOBS=${JOBS:-2}
 
 install_missing() {

@@ -122,6 +122,7 @@ int PiecesHome(const Position& pos, Side s) {
 }
 
 GameStatus StatusOf(const Position& pos) {
+  if (pos.phase() == Phase::kExtraMove) return {.extra_move_pending = true};
   if (pos.phase() != Phase::kOver) return {};
   const Rules& rules = pos.variant().rules();
   const bool white = pos.Completed(Side::kWhite), black = pos.Completed(Side::kBlack);
