@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <memory>
+#include <new>
+#include <system_error>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -18,12 +20,15 @@ namespace {
 // check instead of answering.
 class PerftTable {
  public:
-  explicit PerftTable(int mb) {
-    size_t bytes = size_t(mb) << 20;
+  // The largest power-of-two table within `mb` MB; nullptr when that memory
+  // cannot be had.
+  static std::unique_ptr<PerftTable> Make(int mb) {
+    const size_t bytes = size_t(mb) << 20;
     size_t n = 1;
     while (n * 2 * sizeof(Entry) <= bytes) n *= 2;
-    entries_ = std::make_unique<Entry[]>(n);
-    mask_ = n - 1;
+    std::unique_ptr<Entry[]> entries(new (std::nothrow) Entry[n]);
+    if (!entries) return nullptr;
+    return std::unique_ptr<PerftTable>(new PerftTable(std::move(entries), n - 1));
   }
 
   bool Probe(const Position& pos, int depth, uint64_t& nodes) const {
@@ -64,6 +69,9 @@ class PerftTable {
     if (pos.variant().limit_ply() > 0) hash ^= uint64_t(pos.ply() + 1) * 0xD6E8FEB86659FD93ull;
     return {w0, w1, hash};
   }
+
+  PerftTable(std::unique_ptr<Entry[]> entries, size_t mask)
+      : entries_(std::move(entries)), mask_(mask) {}
 
   std::unique_ptr<Entry[]> entries_;
   size_t mask_;
@@ -142,7 +150,9 @@ absl::StatusOr<PerftResult> Perft(const Position& root, int depth, const PerftOp
     return result;
   }
   std::unique_ptr<PerftTable> table;
-  if (options.hash_mb > 0) table = std::make_unique<PerftTable>(options.hash_mb);
+  if (options.hash_mb > 0 && !(table = PerftTable::Make(options.hash_mb)))
+    return absl::ResourceExhaustedError(absl::StrCat("cannot allocate ", options.hash_mb,
+                                                     " MB for the hash table (out of memory)"));
 
   // Split a few plies deep so that threads share the work evenly.
   const int threads =
@@ -165,7 +175,11 @@ absl::StatusOr<PerftResult> Perft(const Position& root, int depth, const PerftOp
     }
   };
   std::vector<std::thread> pool;
-  for (int i = 1; i < threads; ++i) pool.emplace_back(worker);
+  // Threads that cannot be started leave the work to the others.
+  try {
+    for (int i = 1; i < threads; ++i) pool.emplace_back(worker);
+  } catch (const std::system_error&) {
+  }
   worker();
   for (std::thread& t : pool) t.join();
 
