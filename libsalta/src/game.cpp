@@ -103,8 +103,9 @@ std::string WhyOver(const Position& pos) {
         return "White completed its goal and Black has no move for its extra move";
       return "White completed its goal and Black's extra move ended the game";
     case EndReason::kMoveLimit:
-      return absl::StrCat("the move limit of ", limit, limit == 1 ? " move" : " moves",
-                          " each was reached");
+      return absl::StrCat(
+          "the move limit of ", limit, limit == 1 ? " move" : " moves", " each was reached",
+          st.extra_move_cut ? " as White completed its goal, before Black's extra move" : "");
     case EndReason::kBlocked:
       return absl::StrCat(SideName(pos.side_to_move()), " has no legal move and has lost",
                           " (block=lose)");
@@ -128,9 +129,13 @@ GameStatus StatusOf(const Position& pos) {
   const bool white = pos.Completed(Side::kWhite), black = pos.Completed(Side::kBlack);
   if (white && black) return {EndReason::kExtraMove, Outcome::kDraw};
   if (black) return {EndReason::kGoal, Outcome::kBlackWins};
+  const int limit = pos.variant().limit_ply();
+  if (white && rules.extra_move && pos.side_to_move() == Side::kBlack && limit > 0 &&
+      pos.ply() >= limit && IsMobile(pos, Side::kBlack))
+    return {
+        .reason = EndReason::kMoveLimit, .outcome = Outcome::kUndecided, .extra_move_cut = true};
   if (white)
     return {rules.extra_move ? EndReason::kExtraMove : EndReason::kGoal, Outcome::kWhiteWins};
-  const int limit = pos.variant().limit_ply();
   if (limit == 0 || pos.ply() < limit)  // block=lose: the side to move has no move
     return {EndReason::kBlocked,
             pos.side_to_move() == Side::kWhite ? Outcome::kBlackWins : Outcome::kWhiteWins};

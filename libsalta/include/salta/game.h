@@ -48,6 +48,11 @@ struct GameStatus {
   // White has completed and Black's compensating move is still to be made:
   // not over yet, but a record that stops here is scored (score.h).
   bool extra_move_pending = false;
+  // White completed with the move that reached the move limit (a position
+  // whose ply does not match its side to move): over by the move limit
+  // before Black's extra move, which the score credits as when it is
+  // pending (docs/rules.md §8). The outcome then needs Black's count.
+  bool extra_move_cut = false;
   bool over() const { return reason != EndReason::kNone; }
   // Over, or stopped where the rules still give a score.
   bool scorable() const { return over() || extra_move_pending; }
