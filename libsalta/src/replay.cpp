@@ -304,11 +304,8 @@ class Replayer {
     const std::string* tag = record_.Tag("Result");
     const SourcePos tag_at = record_.TagAt("Result");
     const std::string& token = record_.result;
-    auto issue = [&](SourcePos at, std::string reason) {
-      ReplayIssue i = At(at, std::move(reason));
-      i.ply = report_.plies;
-      return i;
-    };
+    // Tags and the result concern no move: ply 0 (docs/salta-validate.md).
+    auto issue = [&](SourcePos at, std::string reason) { return At(at, std::move(reason)); };
     if (tag && !IsResultToken(*tag)) {
       Error(issue(tag_at, absl::StrCat("Result tag \"", *tag,
                                        "\" is not a result: 1-0, 0-1, 1/2-1/2 or *")));
@@ -329,6 +326,9 @@ class Replayer {
 
     const GameStatus st = StatusOf(pos);
     report_.end = st.reason;
+    report_.finished = st.over();
+    if (const std::string* termination = record_.Tag("Termination"))
+      report_.termination = *termination;
     if (st.reason == EndReason::kBlocked) ended_ply_ = report_.plies;
     const bool extra_pending = st.extra_move_pending;
     // The scoring count, computed only where the result or a Score tag needs it.
@@ -336,7 +336,7 @@ class Replayer {
         st.scorable() && (record_.Tag("Score") != nullptr || st.outcome == Outcome::kUndecided ||
                           (extra_pending && claimed != "*" && claimed != "0-1"));
     std::optional<CountedScore> counted;
-    if (needs_count) counted = ScoreByCount(pos);
+    if (needs_count) counted = ScoreByCount(pos, options_.count);
     const std::string* score_tag = record_.Tag("Score");
     const SourcePos score_at = record_.TagAt("Score");
     std::optional<int> score_claimed;
@@ -371,7 +371,10 @@ class Replayer {
         expected = ResultToken(counted->outcome);
       }
     } else {
-      expected = "*";
+      // Not over by the moves: as in PGN, a game may end by resignation,
+      // agreement, adjudication or time (the Termination tag says how), so
+      // any result is the record's to give.
+      expected = claimed.empty() ? "*" : claimed;
       why = absl::StrCat("the game is not over after ply ", report_.plies,
                          " (no goal completed, no move limit reached)");
     }
@@ -394,7 +397,7 @@ class Replayer {
       Warn(issue(
           claimed_at,
           absl::StrCat("result ", claimed, " not checked: ", why,
-                       "; the scoring count is not available (not exact within the time limit)")));
+                       "; the scoring count is not available (not exact within its node limit)")));
 
     if (!score_claimed) return;
     if (!st.scorable()) {
@@ -408,12 +411,11 @@ class Replayer {
     }
     if (!counted) {
       if (!(st.over() && st.outcome == Outcome::kDraw))
-        Warn(
-            issue(score_at,
-                  absl::StrCat(
-                      "score not checked: Score ", *score_claimed,
-                      " needs the scoring count, which is not available (not exact within the time "
-                      "limit)")));
+        Warn(issue(
+            score_at,
+            absl::StrCat("score not checked: Score ", *score_claimed,
+                         " needs the scoring count, which is not available (not exact within its "
+                         "node limit)")));
       return;
     }
     if (counted->points != *score_claimed)
@@ -459,9 +461,15 @@ absl::StatusOr<Geometry> ParseBoardTag(absl::string_view text) {
   return Geometry::Make(n, rows);
 }
 
-std::optional<CountedScore> ScoreByCount(const Position& final_position) {
+FinishOptions ScoreCountOptions(uint64_t node_limit) {
   FinishOptions options;
-  options.time_limit_seconds = 10;
+  options.node_limit = node_limit;
+  options.reuse_cached_patterns = false;
+  return options;
+}
+
+std::optional<CountedScore> ScoreByCount(const Position& final_position,
+                                         const FinishOptions& options) {
   absl::StatusOr<GameScore> score = ScoreGame(final_position, options);
   if (!score.ok() || !score->exact || score->points == kUnknownMoves ||
       score->outcome == Outcome::kUndecided || score->outcome == Outcome::kNone)

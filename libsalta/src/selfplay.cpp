@@ -96,7 +96,8 @@ SelfPlayGame PlayGame(const Position& start, const SelfPlayOptions& options, uin
   std::string result = "*";
   if (out.status.over()) {
     if (out.status.outcome != Outcome::kUndecided) result = ResultToken(out.status.outcome);
-    if (std::optional<CountedScore> counted = options.score ? ScoreByCount(pos) : std::nullopt) {
+    if (std::optional<CountedScore> counted =
+            options.score ? ScoreByCount(pos, options.count) : std::nullopt) {
       result = ResultToken(counted->outcome);
       r.SetTag("Score", absl::StrCat(counted->points));
     }
