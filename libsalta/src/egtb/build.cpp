@@ -30,6 +30,22 @@ std::string BlockFilePath(const std::string& dir, int rank, int processes) {
       .string();
 }
 
+// Whether dir holds only what RocksDB writes when it creates a database and
+// no data: a build killed while it created its table, to be created again.
+bool AbortedCreate(const std::string& dir) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    const bool bookkeeping = name == "LOCK" || name == "IDENTITY" || name == "CURRENT" ||
+                             name.rfind("LOG", 0) == 0 || name.rfind("MANIFEST-", 0) == 0 ||
+                             name.rfind("OPTIONS-", 0) == 0 ||
+                             (name.size() > 4 && name.substr(name.size() - 4) == ".log" &&
+                              entry.file_size(ec) == 0);
+    if (!bookkeeping) return false;
+  }
+  return !ec;
+}
+
 // What the directory holds, decided by the first process.
 enum class DirState : char { kNew = 'n', kResume = 'r', kDone = 'd' };
 
@@ -37,8 +53,11 @@ absl::StatusOr<DirState> Prepare(const TableClass& cls, const std::string& dir,
                                  std::unique_ptr<Table>& table) {
   const TableMeta meta = MetaOf(cls);
   std::error_code ec;
-  if (!std::filesystem::exists(dir, ec) || std::filesystem::is_empty(dir, ec)) {
-    absl::StatusOr<std::unique_ptr<Table>> t = Table::Create(dir, meta);
+  if (!std::filesystem::exists(dir, ec) || std::filesystem::is_empty(dir, ec) ||
+      (std::filesystem::is_directory(dir, ec) && !Table::ReadMeta(dir).ok() &&
+       AbortedCreate(dir))) {
+    absl::StatusOr<std::unique_ptr<Table>> t =
+        Table::Create(dir, meta, Table::CreateOptions{.replace = true});
     if (!t.ok()) return t.status();
     table = std::move(*t);
     return DirState::kNew;
@@ -220,6 +239,10 @@ absl::StatusOr<BuildReport> Build(const TableClass& cls, const std::string& dir,
   uint64_t total_resolved[1] = {r.resolved()};
   if (absl::Status s = cluster.SumAll(total_resolved); !s.ok()) return s;
   resolved_before = total_resolved[0];
+  // The time left, modelled: a level costs a scan of the slice plus a share
+  // per position it propagates from, and toward the end the levels shrink
+  // about geometrically (the ratio averaged over recent levels).
+  double scan_seconds = -1, per_position = 0, ratio = 0.9;
   uint64_t previous_new = 0;
   while (!done) {
     progress.level = r.level();
@@ -227,13 +250,18 @@ absl::StatusOr<BuildReport> Build(const TableClass& cls, const std::string& dir,
     absl::StatusOr<bool> more = r.Step();
     if (!more.ok()) return more.status();
     resolved_before += r.last_new();
-    // The levels shrink roughly geometrically toward the end: extrapolate.
     const double level_seconds = Since(level_start);
-    if (previous_new > 0 && r.last_new() < previous_new) {
-      const double ratio = std::min(0.95, double(r.last_new()) / double(previous_new));
-      const double levels_left =
-          r.last_new() > 0 ? std::log(double(r.last_new())) / -std::log(ratio) : 0;
-      estimate = level_seconds * ratio / (1 - ratio) + 0.05 * level_seconds * levels_left;
+    if (scan_seconds < 0 || level_seconds < scan_seconds) scan_seconds = level_seconds;
+    if (previous_new > 0) {
+      per_position = std::max(0.0, level_seconds - scan_seconds) / double(previous_new);
+      const double r_now = std::clamp(double(r.last_new()) / double(previous_new), 0.5, 0.97);
+      ratio = 0.7 * ratio + 0.3 * r_now;
+    }
+    if (r.last_new() > 0 && r.last_new() < previous_new) {
+      const double levels_left = std::ceil(std::log(double(r.last_new())) / -std::log(ratio));
+      estimate = scan_seconds * levels_left +
+                 per_position * double(r.last_new()) / (1 - ratio) +
+                 1e-8 * double(cls.size());  // writing
     }
     previous_new = r.last_new();
     done = !*more;

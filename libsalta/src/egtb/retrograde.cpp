@@ -139,14 +139,31 @@ absl::StatusOr<bool> Retrograde::Step() {
       if (c != win && c != loss) continue;
       const uint64_t kind = c == loss;  // parents of a loss win
       const Position p = cls_.At(i);
+      // The squares by slot: predecessors are numbered before they are made,
+      // and one already resolved needs neither making nor the legality test.
+      int8_t squares[PlacementIndex::kMaxPieces];
+      for (int s = 0; s < cls_.num_pieces(); ++s) squares[s] = int8_t(p.square_of(cls_.piece(s)));
+      const Side before = Opponent(p.side_to_move());
       GenerateUnmoves(p, unmoves);
       for (const Move& m : unmoves) {
+        uint64_t j;
+        if (m.is_pass()) {
+          j = cls_.Index(squares, before);
+        } else {
+          const int s = cls_.slot(p.piece_on(m.to));
+          squares[s] = int8_t(m.from);
+          j = cls_.Index(squares, before);
+          squares[s] = int8_t(m.to);
+        }
+        const int owner = partition_.owner(j);
+        if (owner == me &&
+            std::atomic_ref<Code>(values_[j - slice_.begin]).load(std::memory_order_relaxed) !=
+                kDraw)
+          continue;
         Position q = p;
         q.Unplay(m);
         if (q.over() || !IsLegal(q, m)) continue;
-        const uint64_t j = cls_.Index(q);
         const uint64_t update = j << 1 | kind;
-        const int owner = partition_.owner(j);
         if (owner == me)
           ws.resolved += Apply(update, level);
         else
