@@ -59,11 +59,13 @@ TEST(Text, ParsersQuoteTheInputAsValidUtf8) {
   EXPECT_TRUE(ValidUtf8(m)) << m;
   EXPECT_NE(m.find("unknown kind 'Ś'"), std::string::npos) << m;
   // Invalid bytes are escaped, wherever they are quoted.
-  for (const char* text : {"w \xC5"
-                           "1a1",
-                           "\xFF S1a1", "w S1a1 \xFF", "w S1\xE2\x80"})
-    if (absl::StatusOr<Position> bad = ParsePosition(v, text); !bad.ok())
-      EXPECT_TRUE(ValidUtf8(std::string(bad.status().message()))) << bad.status();
+  for (const char* text : {"w \xC5\x31"
+                           "a1",
+                           "\xFF S1a1", "w S1a1 \xFF", "w S1\xE2\x80"}) {
+    absl::StatusOr<Position> bad = ParsePosition(v, text);
+    ASSERT_FALSE(bad.ok()) << text;
+    EXPECT_TRUE(ValidUtf8(std::string(bad.status().message()))) << bad.status();
+  }
   absl::StatusOr<Position> start = ParsePosition(v, "start");
   ASSERT_TRUE(start.ok());
   absl::Status s = PlayMoves(*start, "c3-d4 \xFF-\xC5");
