@@ -251,7 +251,9 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
     for (salta::Side s : sides) {
       out << salta::SideName(s) << ": " << CountText(*counts[int(s)], *pos, s) << "\n";
       if (solution && counts[int(s)]->exact && counts[int(s)]->reachable)
-        out << salta::SideName(s) << " solution: " << MovesText(g, counts[int(s)]->solution)
+        out << salta::SideName(s) << " solution: "
+            << (counts[int(s)]->solution.empty() ? std::string("none (every piece is home)")
+                                                 : MovesText(g, counts[int(s)]->solution))
             << "\n";
     }
     if (score) {

@@ -1,5 +1,7 @@
 #include "salta/perft.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <memory>
@@ -150,9 +152,20 @@ absl::StatusOr<PerftResult> Perft(const Position& root, int depth, const PerftOp
     return result;
   }
   std::unique_ptr<PerftTable> table;
-  if (options.hash_mb > 0 && !(table = PerftTable::Make(options.hash_mb)))
-    return absl::ResourceExhaustedError(absl::StrCat("cannot allocate ", options.hash_mb,
-                                                     " MB for the hash table (out of memory)"));
+  if (options.hash_mb > 0) {
+    // More than the machine has is refused before any allocation, so that an
+    // overcommitting system does not hand out memory it cannot back.
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    const uint64_t machine_mb =
+        pages > 0 && page > 0 ? (uint64_t(pages) * uint64_t(page)) >> 20 : 0;
+    if (machine_mb > 0 && uint64_t(options.hash_mb) > machine_mb)
+      return absl::ResourceExhaustedError(absl::StrCat("cannot allocate ", options.hash_mb,
+                                                       " MB for the hash table: the machine has ",
+                                                       machine_mb, " MB"));
+    if (!(table = PerftTable::Make(options.hash_mb)))
+      return absl::ResourceExhaustedError(absl::StrCat("cannot allocate ", options.hash_mb,
+                                                       " MB for the hash table (out of memory)"));
+  }
 
   // Split a few plies deep so that threads share the work evenly.
   const int threads =
