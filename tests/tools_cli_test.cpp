@@ -231,10 +231,24 @@ TEST(ToolsCli, CommandLinesAreReadStrictly) {
   const Outcome one = Sh("salta-validate " + kGames + "/valid/features.sgn");
   EXPECT_TRUE(Has(one.out, " in 1 file: ")) << one.out;
   // --rule takes one value: the FILE after it stays a FILE.
-  const Outcome rule = Sh("salta-validate --rule jumps=mandatory " + kGames + "/valid/features.sgn " +
-                          kGames + "/valid/standard-6x6.sgn");
+  const Outcome rule = Sh("salta-validate --rule jumps=mandatory " + kGames +
+                          "/valid/features.sgn " + kGames + "/valid/standard-6x6.sgn");
   EXPECT_EQ(rule.status, 0) << rule.err;
   EXPECT_TRUE(Has(rule.out, " in 2 files: ")) << rule.out;
+}
+
+// Item 10: messages quote the input with what is not valid UTF-8 escaped,
+// whoever wrote the message (the library, CLI11).
+TEST(ToolsCli, MessagesAreValidUtf8) {
+  Outcome r = Sh("salta-perft --position \"w $(printf '\\305')1a1\" 1");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(Has(r.err, "piece 1 \"\\xc51a1\": unknown kind '\\xc5'")) << r.err;
+  r = Sh("salta-perft --position 'w Ś1a1' 1");
+  EXPECT_TRUE(Has(r.err, "unknown kind 'Ś'")) << r.err;
+  r = Sh("salta-perft --json --t$(printf '\\377') 1");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(Has(r.err, "unknown option \"--t\\xff\"")) << r.err;
+  EXPECT_TRUE(nlohmann::json::parse(r.out, nullptr, false).is_object()) << r.out;
 }
 
 // Item 13: the flags do what they say.

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "absl/strings/str_join.h"
 #include "cli.h"
 #include "distributed.h"
+#include "input.h"
 #include "nlohmann/json.hpp"
 #include "salta/egtb/build.h"
 #include "salta/egtb/probe.h"
@@ -214,11 +216,12 @@ int RunProbe(const Common& c, const std::string& position_text, bool have_positi
   if (batch) {
     // One JSON line per input line; a bad line is answered with its error
     // and the exit status says some were bad.
-    std::ios::sync_with_stdio(false);
+    absl::StatusOr<std::unique_ptr<salta::tools::Input>> in = salta::tools::Input::Open("-");
+    if (!in.ok()) return Fail(c, in.status().message());
     std::string text;
     int status = kExitOk;
     uint64_t number = 0;
-    while (std::getline(std::cin, text)) {
+    while (std::getline((*in)->stream(), text)) {
       ++number;
       absl::StatusOr<salta::Position> pos = salta::ParsePosition(v, text);
       absl::Status error;
@@ -239,7 +242,7 @@ int RunProbe(const Common& c, const std::string& position_text, bool have_positi
       }
       std::cout << out.dump() << "\n";
     }
-    if (std::cin.bad()) return Fail(c, "cannot read standard input");
+    if (absl::Status s = (*in)->status(); !s.ok()) return Fail(c, s.message());
     return Done(status);
   }
 
