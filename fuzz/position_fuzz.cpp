@@ -28,6 +28,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   absl::StatusOr<salta::Position> back = salta::ParsePosition(v, printed);
   if (!back.ok() || !(*back == *pos) || salta::PositionToString(*back) != printed) abort();
   if (pos->hash() != pos->ComputeHash()) abort();
+  // At the ply limit no move is read or played (notation.md): nothing to play.
+  if (pos->ply() >= salta::kMaxPly) {
+    if (salta::ParseMove(*pos, "--").ok()) abort();
+    return 0;
+  }
   salta::MoveList legal;
   salta::GenerateLegal(*pos, legal);
   for (const salta::Move& m : legal) {
