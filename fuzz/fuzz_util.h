@@ -21,8 +21,8 @@ inline const Variant& VariantOf(uint8_t byte) {
   const int board = byte & 3, preset = (byte >> 2) % 3;
   const bool limit = (byte >> 4) & 1;
   absl::StatusOr<const Variant*> v =
-      MakeVariant(kPresets[preset], limit ? std::vector<std::string>{"move-limit=1"}
-                                          : std::vector<std::string>{},
+      MakeVariant(kPresets[preset],
+                  limit ? std::vector<std::string>{"move-limit=1"} : std::vector<std::string>{},
                   kBoards[board][0], kBoards[board][1]);
   if (!v.ok()) abort();
   return **v;
