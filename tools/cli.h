@@ -20,6 +20,7 @@
 #include "salta/variant.h"
 #include "tool.h"
 
+// The project's version (CMakeLists.txt), set by tools/CMakeLists.txt.
 #ifndef SALTA_VERSION
 #define SALTA_VERSION "unknown"
 #endif

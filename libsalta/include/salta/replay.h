@@ -39,6 +39,9 @@ struct ReplayOptions {
   // How each scoring count (a Score tag, or a result that needs the count) is
   // made and bounded.
   FinishOptions count = ScoreCountOptions();
+  // Keep the moves as played (ReplayReport::start and moves), for callers
+  // that show the game ply by ply.
+  bool keep_moves = false;
 };
 
 // An error or a warning, and where it is.
@@ -73,6 +76,11 @@ struct ReplayReport {
   std::vector<ReplayIssue> warnings;
   // The position after the last legal move (absent when the game could not be set up).
   std::optional<Position> final_position;
+  // With ReplayOptions::keep_moves: the position before the first move and
+  // the moves replayed legally (a missed jump under `lenient` as the step it
+  // was), so that start and moves give final_position.
+  std::optional<Position> start;
+  std::vector<Move> moves;
 };
 
 ReplayReport ReplayGame(const ParsedGame& game, const ReplayOptions& options);
