@@ -3,7 +3,8 @@
 #   ./dev.sh example   install what is missing, build, run perft of the start position
 #   ./dev.sh test      install what is missing, build, run the whole test suite
 #                      (release build, then AddressSanitizer + UndefinedBehaviorSanitizer,
-#                      then a bounded libFuzzer run of the record parser)
+#                      then bounded libFuzzer runs of the record parser, position
+#                      text and move text)
 # Also: ./dev.sh build (install and build only), ./dev.sh bench (benchmarks).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -48,10 +49,11 @@ case "${1:-}" in
     build build-asan -DSALTA_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
       ctest --test-dir build-asan -j "$JOBS" --output-on-failure -LE slow
-    # The record parser and replay under libFuzzer (clang), for a bounded time.
+    # The record parser and replay, position text and move text under
+    # libFuzzer (clang), each for a bounded number of runs.
     CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DSALTA_FUZZ=ON -DSALTA_NATIVE=OFF >/dev/null
-    ninja -C build-fuzz -j "$JOBS" salta_record_fuzz
+    ninja -C build-fuzz -j "$JOBS" salta_record_fuzz salta_position_fuzz salta_moves_fuzz
     ctest --test-dir build-fuzz -L fuzz --output-on-failure
     ;;
   build)

@@ -339,6 +339,37 @@ TEST(Legality, GameAlreadyOver) {
   ExpectIllegal({"standard", "b S4h8,M5i9,s1j10 1 #", "j10-i9", {"game is already over"}});
   ExpectIllegal({"standard", "b S4h8,M5i9,s1j10 1 #", "--", {"game is already over"}});
   ExpectIllegal({"standard move-limit=1", "w S1c3,s1h8 2 #", "c3-d4", {"already over"}});
+  // The message says why in words (issue 10: it said "(extra-move)").
+  ExpectIllegal({"standard",
+                 "b S4h8,M5i9,s1j10 1 #",
+                 "j10-i9",
+                 {"already over: White completed its goal and Black has no move"}});
+  ExpectIllegal({"standard",
+                 "w U1b10,s1i9 2 #",
+                 "b10-a9",
+                 {"already over: White completed its goal and Black's extra move ended the game"}});
+  ExpectIllegal(
+      {"standard move-limit=1", "w S1c3,s1h8 2 #", "c3-d4", {"move limit of 1 move each"}});
+  ExpectIllegal({"standard move-limit=2", "w S1c3,s1h8 4 #", "c3-d4", {"limit of 2 moves each"}});
+}
+
+// Issue 10, item 9: one ply limit, kMaxPly, where positions are read and
+// where plies advance, so that every position printed reads back.
+TEST(Legality, NoMovePastThePlyLimit) {
+  const Variant& v = V("standard");
+  absl::StatusOr<Position> last = ParsePosition(v, "w S1a1,s1j10 1000000");
+  ASSERT_TRUE(last.ok()) << last.status();
+  EXPECT_EQ(PositionToString(*last), "w S1a1,s1j10 1000000 -");
+  ExpectIllegal({"standard", "w S1a1,s1j10 1000000", "a1-b2", {"ply limit", "1000000"}});
+  Position pos = *ParsePosition(v, "w - 999999");
+  absl::Status s = PlayMoves(pos, "-- -- --");
+  EXPECT_FALSE(s.ok());
+  EXPECT_TRUE(Mentions(s, "\"--\" at ply 1000001")) << s;
+  EXPECT_TRUE(Mentions(s, "ply limit")) << s;
+  EXPECT_EQ(pos.ply(), kMaxPly);
+  absl::StatusOr<Position> back = ParsePosition(v, PositionToString(pos));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_TRUE(*back == pos);
 }
 
 TEST(Legality, Passes) {

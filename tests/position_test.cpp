@@ -103,6 +103,10 @@ TEST(PositionText, OptionalFields) {
   absl::StatusOr<Position> three = ParsePosition(v, "w S1a1,s1e5 12");
   ASSERT_TRUE(three.ok()) << three.status();
   EXPECT_EQ(three->ply(), 12);
+  // The ply runs to kMaxPly, as docs/notation.md says.
+  absl::StatusOr<Position> last = ParsePosition(v, "w S1a1,s1e5 1000000");
+  ASSERT_TRUE(last.ok()) << last.status();
+  EXPECT_EQ(last->ply(), kMaxPly);
   // No pieces at all.
   absl::StatusOr<Position> empty = ParsePosition(v, "w - 0 -");
   ASSERT_TRUE(empty.ok()) << empty.status();
@@ -224,7 +228,7 @@ TEST(Position, MakeRejectsBadInput) {
   EXPECT_FALSE(Position::Make(v, {{s1, 0}, {m1, 0}}, Side::kWhite, 0).ok());
   EXPECT_FALSE(Position::Make(v, {{s1, 0}}, Side::kWhite, -1).ok());
   EXPECT_TRUE(Position::Make(v, {{s1, 0}, {m1, 1}}, Side::kWhite, 0).ok());
-  EXPECT_TRUE(Position::Make(v, {}, Side::kBlack, 7).ok());
+  EXPECT_TRUE(Position::Make(v, std::vector<std::pair<PieceId, Square>>{}, Side::kBlack, 7).ok());
 }
 
 // ---------------------------------------------------------------------------
@@ -258,6 +262,9 @@ TEST(PositionText, MalformedTextsSayWhatIsWrong) {
            {"w S1a1,,M1b2", {"piece 2 \"\""}},
            {"w S1a1, M1b2", {"piece 2 \"\""}},
            {"w S1a1 -1 -", {"field 3 \"-1\"", "ply"}},
+           {"w S1a1 1000001 -", {"field 3 \"1000001\"", "from 0 to 1000000"}},
+           {"w S1a1 +5 -", {"field 3 \"+5\"", "from 0 to 1000000"}},
+           {"w S1a1 99999999999 -", {"field 3", "from 0 to 1000000"}},
            {"w S1a1 x -", {"field 3 \"x\"", "ply"}},
            {"w S1a1 1.5 -", {"field 3 \"1.5\""}},
            {"w S1a1 99999999 -", {"field 3"}},

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -88,6 +89,53 @@ TEST(RecordTest, ManyGamesPerFileWithAndWithoutTags) {
   EXPECT_EQ(games[3].record.result, "1/2-1/2");
   EXPECT_EQ(games[4].record.moves[0].text, "g3-h4");
   EXPECT_EQ(games[4].record.start, (SourcePos{9, 1}));
+}
+
+// Issue 10, item 1: a result token ends a game's movetext, tags or not, so a
+// file of tagless games is read as that many games, each its own game text:
+// memory is bounded by the largest game, not by the file.
+TEST(RecordTest, AResultTokenEndsAGameWithoutTags) {
+  constexpr int kGames = 400000;  // 4.4 MB: more than max_game_bytes together
+  std::string text;
+  for (int i = 0; i < kGames; ++i) text += "1. c3-d4 *\n";
+  std::istringstream in(text);
+  GameSplitter splitter(in);
+  GameText game;
+  int texts = 0;
+  size_t longest = 0;
+  while (splitter.Next(game)) {
+    ++texts;
+    longest = std::max(longest, game.text.size());
+    EXPECT_FALSE(game.too_long);
+  }
+  EXPECT_EQ(texts, kGames);
+  EXPECT_LE(longest, 11u);
+
+  std::istringstream again(text);
+  RecordReader reader(again);
+  ParsedGame g;
+  int games = 0;
+  while (reader.Next(g)) {
+    ++games;
+    ASSERT_FALSE(g.error) << g.error->message;
+    ASSERT_EQ(g.record.moves.size(), 1u);
+    ASSERT_EQ(g.record.start, (SourcePos{games, 1}));
+  }
+  EXPECT_EQ(games, kGames);
+
+  // A result glued to a move number ends the game too; a result with an
+  // annotation is not a result, and a token that only starts like one neither.
+  std::vector<ParsedGame> parsed = Parse("1. c3-d4 2.1-0 1. e3-f4 1/2-1/2{c}1. g3-h4 12...* *");
+  ASSERT_EQ(parsed.size(), 4u);
+  EXPECT_EQ(parsed[0].record.result, "1-0");
+  EXPECT_EQ(parsed[1].record.result, "1/2-1/2");
+  EXPECT_EQ(parsed[2].record.comments, std::vector<std::string>{"c"});
+  EXPECT_EQ(parsed[2].record.result, "*");
+  EXPECT_EQ(parsed[3].record.result, "*");
+  EXPECT_TRUE(parsed[3].record.moves.empty());
+  parsed = Parse("1. c3-d4 1-0! 2. d4-e5 *");
+  ASSERT_EQ(parsed.size(), 1u);
+  EXPECT_TRUE(parsed[0].error);
 }
 
 TEST(RecordTest, CrlfAndByteOrderMarkReadLikeLf) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "reference_movegen.h"
 #include "salta/notation.h"
 #include "salta/record.h"
@@ -277,15 +278,22 @@ TEST(ReplayTest, LenientDoesNotExcuseOtherErrors) {
 }
 
 TEST(ReplayTest, ResultChecks) {
-  // Unfinished but claimed.
-  ReplayReport r = Replay("[Result \"1-0\"]\n1. c3-d4 1-0");
-  ASSERT_FALSE(r.valid);
-  EXPECT_NE(r.error->reason.find("not over"), std::string::npos);
-  // Unfinished, correct "*".
-  r = Replay("[Result \"*\"]\n1. c3-d4 *");
+  // Unfinished, "*".
+  ReplayReport r = Replay("[Result \"*\"]\n1. c3-d4 *");
   EXPECT_TRUE(r.valid);
   EXPECT_EQ(r.result, "*");
   EXPECT_EQ(r.end, EndReason::kNone);
+  EXPECT_FALSE(r.finished);
+  // A finished game's result is checked against the replay.
+  r = Replay(std::string("[Result \"0-1\"]\n[Board \"4x4, 1 row\"]\n") +
+             "1. c1-d2 b4-a3 2. d2-c3 d4-b2 3. c3-d4 b2-c1 4. a1-b2 c1-d2 5. b2-c3 a3-b2 "
+             "6. c3-b4 d2-c1 0-1");
+  ASSERT_FALSE(r.valid);
+  EXPECT_NE(r.error->reason.find("the result 0-1 is wrong"), std::string::npos);
+  // The result concerns no move: ply 0 (docs/salta-validate.md).
+  EXPECT_EQ(r.error->ply, 0);
+  EXPECT_EQ(r.error->move_number, 0);
+  EXPECT_FALSE(r.error->side.has_value());
   // No result at all: a warning.
   r = Replay("1. c3-d4");
   EXPECT_TRUE(r.valid);
@@ -294,6 +302,108 @@ TEST(ReplayTest, ResultChecks) {
   r = Replay("[Result \"*\"]\n1. c3-d4");
   EXPECT_TRUE(r.valid);
   EXPECT_TRUE(HasWarning(r, "does not end with a result token"));
+}
+
+// Issue 10, item 2: games end in ways the moves do not show (resignation,
+// agreement, adjudication, time forfeit). As in PGN, an unfinished game may
+// carry a decisive or drawn result: valid, unfinished, with the Termination
+// tag's reason when there is one.
+TEST(ReplayTest, AnUnfinishedGameMayCarryAnyResult) {
+  for (const char* result : {"1-0", "0-1", "1/2-1/2"}) {
+    ReplayReport r = Replay(absl::StrCat("[Result \"", result,
+                                         "\"]\n[Termination \"time forfeit\"]\n1. c3-d4 ", result));
+    ASSERT_TRUE(r.valid) << r.error->reason;
+    EXPECT_EQ(r.result, result);
+    EXPECT_FALSE(r.finished);
+    EXPECT_EQ(r.end, EndReason::kNone);
+    EXPECT_EQ(r.termination, "time forfeit");
+    EXPECT_TRUE(r.warnings.empty());
+    r = Replay(absl::StrCat("1. c3-d4 h8-g7 ", result));
+    ASSERT_TRUE(r.valid) << r.error->reason;
+    EXPECT_EQ(r.result, result);
+    EXPECT_FALSE(r.termination.has_value());
+  }
+  // The tag and the token must still agree, and a Score needs a finished game.
+  ReplayReport r = Replay("[Result \"1-0\"]\n1. c3-d4 0-1");
+  EXPECT_FALSE(r.valid);
+  r = Replay("[Result \"1-0\"]\n[Score \"3\"]\n1. c3-d4 1-0");
+  ASSERT_FALSE(r.valid);
+  EXPECT_NE(r.error->reason.find("Score tag"), std::string::npos) << r.error->reason;
+}
+
+// Issue 10, item 7: White completes with the move that reaches the move
+// limit; Black's extra move is credited, so the score is 6, not 7.
+TEST(ReplayTest, CompletionAtTheMoveLimitScoresWithTheExtraMoveCredited) {
+  const std::string game =
+      "[Rules \"standard move-limit=1\"]\n[Position \"w U1a9,s1j10 1\"]\n"
+      "[Result \"1-0\"]\n[Score \"SCORE\"]\n1. a9-b10 1-0";
+  auto with = [&](const std::string& score) {
+    std::string text = game;
+    text.replace(text.find("SCORE"), 5, score);
+    return Replay(text);
+  };
+  ReplayReport r = with("6");
+  ASSERT_TRUE(r.valid) << r.error->reason;
+  EXPECT_EQ(r.end, EndReason::kMoveLimit);
+  EXPECT_TRUE(r.finished);
+  EXPECT_EQ(r.score, 6);
+  r = with("7");
+  ASSERT_FALSE(r.valid);
+  EXPECT_NE(r.error->reason.find("the winner's score is 6"), std::string::npos) << r.error->reason;
+}
+
+// Issue 10, item 8: a Score check is bounded by nodes, never by time, and a
+// count does not start from databases that earlier counts left in memory, so
+// it takes the same nodes -- and a verdict under the node limit is the same
+// -- whatever ran before it in the process (other games, other threads).
+TEST(ReplayTest, ScoreCountsDependOnThePositionAlone) {
+  const FinishOptions count = ScoreCountOptions();
+  EXPECT_EQ(count.node_limit, kDefaultScoreNodeLimit);
+  EXPECT_EQ(count.time_limit_seconds, 0);
+  EXPECT_FALSE(count.reuse_cached_patterns);
+
+  // 8x8, 3 rows: White's pieces scattered, 12 of them.
+  absl::StatusOr<const Variant*> v = MakeVariant("standard", {}, 8, 3);
+  ASSERT_TRUE(v.ok());
+  absl::StatusOr<Position> pos =
+      ParsePosition(**v, "w S1c3,S2e3,S3g3,S4b4,M1d4,M2f4,M3h4,M4a5,U1c5,U2e5,U3g5,U4b6,s1h8 0");
+  ASSERT_TRUE(pos.ok()) << pos.status();
+  const FinishOptions fresh = ScoreCountOptions(0);
+  absl::StatusOr<FinishResult> before = MinMovesToFinish(*pos, Side::kWhite, fresh);
+  ASSERT_TRUE(before.ok() && before->exact);
+  // Now the large databases of these pieces are in memory.
+  ASSERT_TRUE(PreparePatternDatabases(*pos, Side::kWhite, FinishOptions{}).ok());
+  absl::StatusOr<FinishResult> after = MinMovesToFinish(*pos, Side::kWhite, fresh);
+  ASSERT_TRUE(after.ok() && after->exact);
+  EXPECT_EQ(after->lower, before->lower);
+  EXPECT_EQ(after->nodes, before->nodes);
+  // Reusing them (the solver's default, for speed) would change the nodes.
+  FinishOptions reuse = fresh;
+  reuse.reuse_cached_patterns = true;
+  absl::StatusOr<FinishResult> reused = MinMovesToFinish(*pos, Side::kWhite, reuse);
+  ASSERT_TRUE(reused.ok() && reused->exact);
+  EXPECT_EQ(reused->lower, before->lower);
+  RecordProperty("nodes_fresh", std::to_string(before->nodes));
+  RecordProperty("nodes_reused", std::to_string(reused->nodes));
+
+  // A node limit too small for the count: the Score tag is "not checked",
+  // every time, never passed silently.
+  ParsedGame game;
+  game.record.SetTag("Board", "8x8, 3 rows");
+  game.record.SetTag("Position",
+                     "b S1b6,S2d6,S3f6,S4h6,M1a7,M2c7,M3e7,M4g7,U1b8,U2d8,U3f8,U4h8,"
+                     "s1c3,s2e3,s3g3,s4b4,m1d4,m2f4,m3h4,m4a5,u1c5,u2e5,u3g5,u4a3 1");
+  game.record.SetTag("Result", "1-0");
+  game.record.SetTag("Score", "1");
+  game.record.result = "1-0";
+  ReplayOptions tight;
+  tight.count = ScoreCountOptions(10);
+  for (int again = 0; again < 2; ++again) {
+    const ReplayReport r = ReplayGame(game, tight);
+    EXPECT_TRUE(r.valid) << (r.error ? r.error->reason : "");
+    EXPECT_FALSE(r.score.has_value());
+    EXPECT_TRUE(HasWarning(r, "not checked"));
+  }
 }
 
 // 4x4, one row: White completes at ply 11 (c3-b4), Black's extra move d2-c1.
@@ -400,6 +510,22 @@ TEST(ReplayTest, AnIllegalMoveBeforeASyntaxErrorComesFirst) {
   ASSERT_FALSE(r.valid);
   EXPECT_EQ(r.error->ply, 2);
   EXPECT_EQ(r.error->move, "h8-h7");
+}
+
+// Issue 10, item 9: the replay refuses a move past the ply limit, so that the
+// final position it reports reads back.
+TEST(ReplayTest, NoMovePastThePlyLimit) {
+  ReplayReport r = Replay("[Position \"w - 999999\"]\n500000. -- -- -- *");
+  ASSERT_FALSE(r.valid);
+  EXPECT_EQ(r.plies, 1);
+  EXPECT_EQ(r.error->ply, 2);
+  EXPECT_NE(r.error->reason.find("ply limit"), std::string::npos) << r.error->reason;
+  ASSERT_TRUE(r.final_position);
+  EXPECT_EQ(r.final_position->ply(), kMaxPly);
+  EXPECT_TRUE(ParsePosition(r.final_position->variant(), PositionToString(*r.final_position)).ok());
+  r = Replay("[Position \"w - 1000001\"]\n*");
+  ASSERT_FALSE(r.valid);
+  EXPECT_NE(r.error->reason.find("from 0 to 1000000"), std::string::npos) << r.error->reason;
 }
 
 }  // namespace

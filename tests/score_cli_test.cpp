@@ -850,9 +850,18 @@ TEST(ScoreCli, BadInputExitsTwoWithAMessage) {
     for (const char* json : {"", " --json"}) {
       const ToolRun r = RunTool(c.args + json);
       EXPECT_EQ(r.status, 2) << c.args << json << "\nstdout: " << r.out << "\nstderr: " << r.err;
-      EXPECT_TRUE(r.out.empty()) << c.args << json << ": " << r.out;
+      EXPECT_TRUE(Has(r.err, "salta-score: ")) << c.args << json << ": " << r.err;
       EXPECT_TRUE(Has(r.err, c.message))
           << c.args << json << ": stderr does not mention " << c.message << ": " << r.err;
+      if (*json == 0) {
+        EXPECT_TRUE(r.out.empty()) << c.args << ": " << r.out;
+        continue;
+      }
+      // With --json the error is also one JSON object on stdout (issue 10, item 6).
+      const nlohmann::json j = ParseOneLine(r.out);
+      EXPECT_TRUE(Has(StringOr(j, "error", ""), c.message)) << c.args << json << ": " << r.out;
+      EXPECT_EQ(StringOr(j, "tool", ""), "salta-score") << r.out;
+      EXPECT_EQ(IntOr(j, "exit_status"), 2) << r.out;
     }
   }
 }

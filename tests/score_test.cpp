@@ -91,6 +91,51 @@ TEST(Score, MissingExtraMoveIsCredited) {
   EXPECT_EQ(ResultToken(s.outcome), "1/2-1/2");
 }
 
+// Issue 10, item 7: White completes with the move that also reaches the move
+// limit (a position whose ply does not match its side to move). The game is
+// over by the limit before Black's extra move, which is credited: the score
+// is max(need - 1, 0), as the rules' text says and the move-limit count
+// (need_W = 0 against need_B - 1) agrees; it is not Black's whole count, and
+// no extra move "ended the game".
+TEST(Score, CompletionAtTheMoveLimitCreditsTheExtraMove) {
+  for (const char* scoring : {"moves", "pieces"}) {
+    SCOPED_TRACE(scoring);
+    absl::StatusOr<const Variant*> v =
+        MakeVariant("standard", {"move-limit=1", std::string("limit-scoring=") + scoring}, 10, 3);
+    ASSERT_TRUE(v.ok()) << v.status();
+    Position pos = Parse(**v, "w U1a9,s1j10 1");
+    ASSERT_TRUE(PlayMoves(pos, "a9-b10").ok());
+    ASSERT_TRUE(pos.over());
+    const GameStatus st = StatusOf(pos);
+    EXPECT_EQ(st.reason, EndReason::kMoveLimit);
+    EXPECT_TRUE(st.extra_move_cut);
+    EXPECT_EQ(st.outcome, Outcome::kUndecided);  // it needs Black's count
+    EXPECT_EQ(WhyOver(pos),
+              "the move limit of 1 move each was reached as White completed its goal, before "
+              "Black's extra move");
+    const GameScore s = Score(pos);
+    EXPECT_EQ(s.reason, EndReason::kMoveLimit);
+    EXPECT_TRUE(s.extra_move_credited);
+    ASSERT_TRUE(s.black.has_value());
+    EXPECT_EQ(s.black->moves(), 7);  // j10 to i3 is 7 ranks
+    EXPECT_EQ(s.outcome, Outcome::kWhiteWins);
+    EXPECT_EQ(s.points, 6);
+    EXPECT_EQ(s.summary.find("extra move ended"), std::string::npos) << s.summary;
+  }
+  // Black one step from home: the credited move finishes, a draw.
+  absl::StatusOr<const Variant*> v = MakeVariant("standard", {"move-limit=1"}, 10, 3);
+  Position pos = Parse(**v, "w U1a9,s1h4 1");
+  ASSERT_TRUE(PlayMoves(pos, "a9-b10").ok());
+  const GameScore s = Score(pos);
+  EXPECT_EQ(s.outcome, Outcome::kDraw);
+  EXPECT_EQ(s.points, 0);
+  // Black unable to move after White's completion: over at once, no credit.
+  pos = Parse(**v, "w S4g7,M5i9,s1j10 1");
+  ASSERT_TRUE(PlayMoves(pos, "g7-h8").ok());
+  EXPECT_FALSE(StatusOf(pos).extra_move_cut);
+  EXPECT_EQ(StatusOf(pos).reason, EndReason::kExtraMove);
+}
+
 TEST(Score, BothCompletedIsADraw) {
   const Variant& v = Variant::Default();
   const Position pos = Parse(v, std::string("w ") + kWhiteHome + "," + kBlackHome + " 60");

@@ -1,14 +1,24 @@
 // Command-line pieces every tool shares: the variant flags (--rules, --rule,
-// --board, --rows) and parsing with the documented exit statuses.
+// --board, --rows), --threads with one limit, strict numbers, --version, and
+// parsing with the documented exit statuses and messages.
 #pragma once
 
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "CLI/CLI.hpp"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "salta/game.h"
+#include "salta/parallel.h"
 #include "salta/variant.h"
+#include "tool.h"
 
 // The project's version (CMakeLists.txt), set by tools/CMakeLists.txt.
 #ifndef SALTA_VERSION
@@ -16,6 +26,60 @@
 #endif
 
 namespace salta::tools {
+
+// A whole number from `min` to `max`, written in decimal digits with a '-'
+// only where negatives are allowed: no '+', hexadecimal, octal, spaces, or
+// overflow. As a CLI11 transform it leaves the canonical decimal, which CLI11
+// then converts (it would read "010" as octal and wrap "-1" for unsigned).
+inline CLI::Validator Integer(int64_t min, uint64_t max) {
+  const std::string range = absl::StrCat(min, " to ", max);
+  return CLI::Validator(
+      [min, max, range](std::string& text) -> std::string {
+        const std::string bad = absl::StrCat("\"", text, "\" is not a whole number from ", range);
+        const bool negative = !text.empty() && text[0] == '-';
+        const char* first = text.data() + (negative ? 1 : 0);
+        const char* last = text.data() + text.size();
+        if (first == last || (negative && min >= 0)) return bad;
+        for (const char* p = first; p != last; ++p)
+          if (*p < '0' || *p > '9') return bad;
+        uint64_t magnitude = 0;
+        const auto [end, ec] = std::from_chars(first, last, magnitude);
+        if (ec != std::errc() || end != last) return bad;
+        if (negative) {
+          if (magnitude > uint64_t(-(min + 1)) + 1) return bad;
+          text = magnitude == 0 ? "0" : absl::StrCat("-", magnitude);
+          return std::string();
+        }
+        if (magnitude > max || (min > 0 && magnitude < uint64_t(min))) return bad;
+        text = absl::StrCat(magnitude);
+        return std::string();
+      },
+      absl::StrCat("INT ", range));
+}
+
+// A finite decimal number from `min` to `max` ("1.5", "2e3"): no nan, inf,
+// hexadecimal or leading '+'.
+inline CLI::Validator Real(double min, double max) {
+  const std::string range = absl::StrCat(min, " to ", max);
+  return CLI::Validator(
+      [min, max, range](std::string& text) -> std::string {
+        double v = 0;
+        const char* last = text.data() + text.size();
+        const auto [end, ec] = std::from_chars(text.data(), last, v);
+        if (text.empty() || ec != std::errc() || end != last || !std::isfinite(v) || v < min ||
+            v > max)
+          return absl::StrCat("\"", text, "\" is not a number from ", range);
+        return std::string();
+      },
+      absl::StrCat("NUMBER ", range));
+}
+
+// --threads, with the one limit every tool shares (ThreadPool::kMaxThreads).
+inline CLI::Option* AddThreadsOption(CLI::App& app, int& threads) {
+  return app.add_option("--threads", threads, "Worker threads; 0 uses every core")
+      ->capture_default_str()
+      ->transform(Integer(0, ThreadPool::kMaxThreads));
+}
 
 struct VariantFlags {
   std::string preset = "standard";
@@ -30,32 +94,52 @@ struct VariantFlags {
     app.add_option("--rule", overrides,
                    "Override one rule option, KEY=VALUE (repeatable), e.g. --rule "
                    "move-limit=120; keys: steps jump-over jump-dir chain jumps block goal "
-                   "extra-move move-limit limit-scoring (see docs/rules.md)");
-    app.add_option("--board", board, "Board size N (even, 4 to 10)")->capture_default_str();
-    app.add_option("--rows", rows, "Piece rows per side R (1 to 3, 2R < N)")->capture_default_str();
+                   "extra-move move-limit limit-scoring (see docs/rules.md)")
+        ->allow_extra_args(false);  // one value each: never the FILE or DEPTH that follows
+    app.add_option("--board", board, "Board size N (even, 4 to 10)")
+        ->capture_default_str()
+        ->transform(Integer(0, 1000));
+    app.add_option("--rows", rows, "Piece rows per side R (1 to 3, 2R < N)")
+        ->capture_default_str()
+        ->transform(Integer(0, 1000));
   }
   absl::StatusOr<const Variant*> Make() const {
     return MakeVariant(preset, overrides, board, rows);
   }
 };
 
-// Parses the command line, with a --version flag for every tool ("NAME
-// VERSION", the project's version). Returns the status to exit with (0
-// after --help or --version, `bad_input` after an error CLI11 has already
-// explained), or -1 to go on.
-inline int ParseCommandLine(CLI::App& app, int argc, char** argv, int bad_input) {
-  std::string name = argc > 0 ? argv[0] : "salta";
-  if (const size_t slash = name.rfind('/'); slash != std::string::npos) name.erase(0, slash + 1);
-  app.set_version_flag("--version", name + " " + SALTA_VERSION, "Print the version and exit");
+// Parses the command line (adding --version). Returns the status to exit
+// with (0 after --help or --version, kExitBadInput after an error, which is
+// reported through the tool), or -1 to go on. An argument the tool does not
+// know is named before any other complaint (a missing DEPTH, say).
+inline int ParseCommandLine(CLI::App& app, Tool& tool, int argc, char** argv) {
+  app.set_version_flag("--version", absl::StrCat(tool.name(), " ", SALTA_VERSION),
+                       "Print the version and exit");
   try {
     app.parse(argc, argv);
-  } catch (const CLI::Success& e) {  // --help or --version
-    return app.exit(e);
+    return -1;
+  } catch (const CLI::CallForHelp&) {
+    tool.out() << app.help();
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    tool.out() << app.help("", CLI::AppFormatMode::All);
+    return 0;
+  } catch (const CLI::CallForVersion& e) {
+    tool.out() << e.what() << "\n";
+    return 0;
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return bad_input;
+    std::vector<std::string> unknown = app.remaining();
+    for (CLI::App* sub : app.get_subcommands())
+      for (const std::string& arg : sub->remaining()) unknown.push_back(arg);
+    if (!unknown.empty()) {
+      const bool option = unknown[0].size() > 1 && unknown[0][0] == '-';
+      return tool.Fail(absl::StrCat(
+          option ? "unknown option " : "unexpected argument ", "\"", unknown[0], "\"",
+          unknown.size() > 1 ? absl::StrCat(" (and ", unknown.size() - 1, " more)") : "",
+          "; see --help"));
+    }
+    return tool.Fail(absl::StrCat(e.what(), "; see --help"));
   }
-  return -1;
 }
 
 }  // namespace salta::tools

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "absl/strings/str_join.h"
 #include "cli.h"
 #include "distributed.h"
+#include "input.h"
 #include "nlohmann/json.hpp"
 #include "salta/egtb/build.h"
 #include "salta/egtb/probe.h"
@@ -21,6 +23,7 @@
 #include "salta/egtb/verify.h"
 #include "salta/game.h"
 #include "salta/notation.h"
+#include "tool.h"
 
 namespace {
 
@@ -30,15 +33,9 @@ constexpr int kExitBadInput = 2;
 
 using salta::egtb::Code;
 
-int Fail(const std::string& message) {
-  std::cerr << "salta-egtb: " << message << "\n";
-  return kExitBadInput;
-}
-
-// Standard output must have been written whole: lost output is no success.
+// Standard output is checked by salta::tools::Main when the run ends: lost
+// output is no success.
 int Done(int status) {
-  std::cout.flush();
-  if (!std::cout) return Fail("cannot write to standard output");
   return status;
 }
 
@@ -116,7 +113,13 @@ class BuildBar {
   std::chrono::steady_clock::time_point last_{};
 };
 
+// An error through the tool: "salta-egtb: ..." on standard error, and one
+// JSON object on standard output with --json.
+struct Common;
+int Fail(const Common& c, absl::string_view message);
+
 struct Common {
+  salta::tools::Tool* tool = nullptr;  // messages, JSON errors, standard output
   std::string db;
   bool json = false;
   int threads = 0;
@@ -126,12 +129,12 @@ int RunBuild(const Common& c, salta::Cluster& cluster, const salta::tools::Varia
              const std::string& white, const std::string& black, uint64_t memory_mb,
              double checkpoint_seconds) {
   absl::StatusOr<const salta::Variant*> variant = vf.Make();
-  if (!variant.ok()) return Fail(std::string(variant.status().message()));
+  if (!variant.ok()) return Fail(c, std::string(variant.status().message()));
   absl::StatusOr<salta::egtb::Material> material =
       salta::egtb::Material::Parse(**variant, white, black);
-  if (!material.ok()) return Fail(std::string(material.status().message()));
+  if (!material.ok()) return Fail(c, std::string(material.status().message()));
   absl::StatusOr<salta::egtb::TableClass> cls = salta::egtb::TableClass::Make(**variant, *material);
-  if (!cls.ok()) return Fail(std::string(cls.status().message()));
+  if (!cls.ok()) return Fail(c, std::string(cls.status().message()));
 
   BuildBar bar(!c.json && cluster.rank() == 0);
   salta::egtb::BuildOptions options;
@@ -142,7 +145,7 @@ int RunBuild(const Common& c, salta::Cluster& cluster, const salta::tools::Varia
   options.progress = [&](const salta::egtb::BuildProgress& p) { bar.Show(p); };
   absl::StatusOr<salta::egtb::BuildReport> r = salta::egtb::Build(*cls, c.db, options);
   bar.Clear();
-  if (!r.ok()) return Fail(std::string(r.status().message()));
+  if (!r.ok()) return Fail(c, std::string(r.status().message()));
   const salta::egtb::Tally& t = r->tally;
   const uint64_t bytes = salta::Table::DiskBytes(c.db);
   if (c.json) {
@@ -204,20 +207,21 @@ int RunProbe(const Common& c, const std::string& position_text, bool have_positi
              const std::string& moves_text, bool have_moves, bool batch, bool line) {
   if (int(have_position) + int(have_moves) + int(batch) != 1)
     return Fail(
-        "probe: give exactly one of --position TEXT, --moves \"...\" or - (standard input)");
+        c, "probe: give exactly one of --position TEXT, --moves \"...\" or - (standard input)");
   absl::StatusOr<std::unique_ptr<salta::egtb::EndgameTable>> table = OpenTable(c.db);
-  if (!table.ok()) return Fail(std::string(table.status().message()));
+  if (!table.ok()) return Fail(c, std::string(table.status().message()));
   const salta::egtb::TableClass& cls = (*table)->cls();
   const salta::Variant& v = cls.variant();
 
   if (batch) {
     // One JSON line per input line; a bad line is answered with its error
     // and the exit status says some were bad.
-    std::ios::sync_with_stdio(false);
+    absl::StatusOr<std::unique_ptr<salta::tools::Input>> in = salta::tools::Input::Open("-");
+    if (!in.ok()) return Fail(c, in.status().message());
     std::string text;
     int status = kExitOk;
     uint64_t number = 0;
-    while (std::getline(std::cin, text)) {
+    while (std::getline((*in)->stream(), text)) {
       ++number;
       absl::StatusOr<salta::Position> pos = salta::ParsePosition(v, text);
       absl::Status error;
@@ -233,22 +237,23 @@ int RunProbe(const Common& c, const std::string& position_text, bool have_positi
         std::cerr << "salta-egtb: standard input line " << number << ": " << error.message()
                   << "\n";
         status = kExitBadInput;
-        if (error.code() == absl::StatusCode::kDataLoss) return Fail(std::string(error.message()));
+        if (error.code() == absl::StatusCode::kDataLoss)
+          return Fail(c, std::string(error.message()));
       }
       std::cout << out.dump() << "\n";
     }
-    if (std::cin.bad()) return Fail("cannot read standard input");
+    if (absl::Status s = (*in)->status(); !s.ok()) return Fail(c, s.message());
     return Done(status);
   }
 
   absl::StatusOr<salta::Position> pos =
       have_position ? salta::ParsePosition(v, position_text) : cls.Start();
-  if (!pos.ok()) return Fail(std::string(pos.status().message()));
+  if (!pos.ok()) return Fail(c, std::string(pos.status().message()));
   if (have_moves)
     if (absl::Status s = salta::PlayMoves(*pos, moves_text); !s.ok())
-      return Fail(std::string(s.message()));
+      return Fail(c, std::string(s.message()));
   absl::StatusOr<salta::egtb::ProbeResult> r = salta::egtb::Probe(**table, *pos, line);
-  if (!r.ok()) return Fail(std::string(r.status().message()));
+  if (!r.ok()) return Fail(c, std::string(r.status().message()));
   if (c.json) {
     absl::Status unused;
     std::cout << ProbeJson(**table, *pos, line, &unused).dump() << "\n";
@@ -271,7 +276,7 @@ int RunProbe(const Common& c, const std::string& position_text, bool have_positi
 
 int RunVerify(const Common& c) {
   absl::StatusOr<std::unique_ptr<salta::ThreadPool>> pool = salta::ThreadPool::Make(c.threads);
-  if (!pool.ok()) return Fail(std::string(pool.status().message()));
+  if (!pool.ok()) return Fail(c, std::string(pool.status().message()));
   BuildBar bar(!c.json);
   salta::egtb::BuildProgress shown;
   shown.stage = salta::egtb::BuildProgress::kLevels;
@@ -282,7 +287,7 @@ int RunVerify(const Common& c) {
     bar.Show(p);
   });
   bar.Clear();
-  if (!r.ok()) return Fail(std::string(r.status().message()));
+  if (!r.ok()) return Fail(c, std::string(r.status().message()));
   if (c.json) {
     nlohmann::ordered_json out = {{"ok", r->ok}, {"positions", r->positions}};
     if (!r->ok) {
@@ -307,7 +312,7 @@ int RunVerify(const Common& c) {
 
 int RunInfo(const Common& c) {
   absl::StatusOr<std::unique_ptr<salta::egtb::EndgameTable>> table = OpenTable(c.db);
-  if (!table.ok()) return Fail(std::string(table.status().message()));
+  if (!table.ok()) return Fail(c, std::string(table.status().message()));
   const salta::egtb::EndgameTable& t = **table;
   const salta::egtb::Tally& tl = t.tally();
   const uint64_t bytes = t.disk_bytes();
@@ -316,7 +321,7 @@ int RunInfo(const Common& c) {
       tl.longest_win >= 0 ? salta::PositionToString(t.cls().At(tl.longest_win_index)) : "";
   const salta::Position start = t.cls().Start();
   absl::StatusOr<Code> start_code = t.Get(t.cls().Index(start));
-  if (!start_code.ok()) return Fail(std::string(start_code.status().message()));
+  if (!start_code.ok()) return Fail(c, std::string(start_code.status().message()));
   const std::string checksum = absl::StrCat(absl::Hex(tl.checksum, absl::kZeroPad16));
   if (c.json) {
     nlohmann::ordered_json out = {
@@ -361,12 +366,14 @@ int RunInfo(const Common& c) {
   return Done(kExitOk);
 }
 
-}  // namespace
+int Fail(const Common& c, absl::string_view message) {
+  return c.tool->Fail(message);
+}
 
-int main(int argc, char** argv) {
+int Run(salta::tools::Tool& tool, int argc, char** argv) {
   absl::StatusOr<std::unique_ptr<salta::Cluster>> processes =
       salta::tools::StartProcesses(&argc, &argv);
-  if (!processes.ok()) return Fail(std::string(processes.status().message()));
+  if (!processes.ok()) return tool.Fail(processes.status().message());
   salta::Cluster& cluster = **processes;
   CLI::App app{
       "Endgame tables for Salta by retrograde analysis, stored in RocksDB (docs/salta-egtb.md).\n\n"
@@ -374,6 +381,7 @@ int main(int argc, char** argv) {
       "unreadable, damaged, unfinished or foreign database (the message says which)."};
   app.require_subcommand(1);
   Common c;
+  c.tool = &tool;
   auto add_db = [&](CLI::App* sub) {
     sub->add_option("--db", c.db, "The table's directory (one RocksDB database)")->required();
     sub->add_flag("--json", c.json, "Print one JSON object on one line");
@@ -390,20 +398,19 @@ int main(int argc, char** argv) {
   build->add_option("--white", white,
                     "White's pieces, e.g. S1,S2 (kind S/M/U and number); default every piece");
   build->add_option("--black", black, "Black's pieces, as --white; default every piece");
-  build->add_option("--threads", c.threads, "Worker threads; 0 uses every core")
-      ->capture_default_str()
-      ->check(CLI::Range(0, salta::ThreadPool::kMaxThreads));
+  salta::tools::AddThreadsOption(*build, c.threads);
   build
       ->add_option("--memory", memory_mb,
                    "Memory the build may use, in MB; 0: the machine's (a class that needs "
                    "more is refused at once)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(salta::tools::Integer(0, uint64_t(1) << 40));
   build
       ->add_option("--checkpoint-seconds", checkpoint_seconds,
                    "Save a checkpoint at the end of a level at most this often (0: every "
                    "level); a killed build resumes from the last one")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1e9));
+      ->transform(salta::tools::Real(0, 1e9));
 
   CLI::App* probe = app.add_subcommand("probe", "The value, distance and best moves of positions");
   add_db(probe);
@@ -426,19 +433,17 @@ int main(int argc, char** argv) {
   CLI::App* verify = app.add_subcommand(
       "verify", "Re-derive every value from its successors and check every checksum");
   add_db(verify);
-  verify->add_option("--threads", c.threads, "Worker threads; 0 uses every core")
-      ->capture_default_str()
-      ->check(CLI::Range(0, salta::ThreadPool::kMaxThreads));
+  salta::tools::AddThreadsOption(*verify, c.threads);
 
   CLI::App* info = app.add_subcommand("info", "What a table holds");
   add_db(info);
 
-  const int parsed = salta::tools::ParseCommandLine(app, argc, argv, kExitBadInput);
+  const int parsed = salta::tools::ParseCommandLine(app, tool, argc, argv);
   // A bad command line on any process ends them all.
   if (absl::Status s = cluster.Agree(parsed > 0 ? absl::InvalidArgumentError("bad command line")
                                                 : absl::OkStatus());
       !s.ok()) {
-    if (cluster.rank() == 0 && parsed <= 0) Fail(std::string(s.message()));
+    if (cluster.rank() == 0 && parsed <= 0) tool.Fail(s.message());
     return kExitBadInput;
   }
   if (parsed >= 0) return parsed;
@@ -450,4 +455,11 @@ int main(int argc, char** argv) {
                     input == "-", line);
   if (verify->parsed()) return RunVerify(c);
   return RunInfo(c);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return salta::tools::Main("salta-egtb", argc, argv,
+                            [&](salta::tools::Tool& tool) { return Run(tool, argc, argv); });
 }

@@ -13,23 +13,16 @@
 #include "salta/game.h"
 #include "salta/notation.h"
 #include "salta/perft.h"
+#include "tool.h"
 
 namespace {
 
-constexpr int kExitBadInput = 2;
-
-int Fail(const std::string& message) {
-  std::cerr << "salta-perft: " << message << "\n";
-  return kExitBadInput;
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
+int Run(salta::tools::Tool& tool, int argc, char** argv) {
   CLI::App app{
       "Counts the legal move sequences of DEPTH moves (perft) from a Salta position.\n"
       "A forced pass counts as one move; a finished game has none.\n\n"
-      "Exit status: 0 counted; 2 bad arguments, position or move (the message says which)."};
+      "Exit status: 0 counted; 2 bad arguments, position or move, memory that cannot be had,\n"
+      "or output that cannot be written (the message says which)."};
   std::string position_text = "start", moves_text;
   int threads = 0, hash_mb = 0, depth = 0;
   bool divide = false, json = false;
@@ -41,27 +34,24 @@ int main(int argc, char** argv) {
   app.add_option("--moves", moves_text,
                  "Play these moves first, space-separated, e.g. \"c3-d4 h8-g7\"");
   app.add_flag("--divide", divide, "Also print the count under each legal move");
-  app.add_option("--threads", threads, "Worker threads; 0 uses every core")
-      ->capture_default_str()
-      ->check(CLI::Range(0, 4096));
+  salta::tools::AddThreadsOption(app, threads);
   app.add_option("--hash", hash_mb, "Transposition table size in MB; 0 for none")
       ->capture_default_str()
-      ->check(CLI::Range(0, 1 << 20));
+      ->transform(salta::tools::Integer(0, 1 << 20));
   app.add_flag("--json", json,
                "Print one JSON object on one line: depth, nodes, seconds, nodes_per_second, "
-               "and divide with --divide");
+               "and divide with --divide; errors too, as {\"error\": ...}");
   app.add_option("DEPTH", depth, "Number of moves (plies) to count")
       ->required()
-      ->check(CLI::Range(0, salta::kMaxPerftDepth));
-  if (int status = salta::tools::ParseCommandLine(app, argc, argv, kExitBadInput); status >= 0)
+      ->transform(salta::tools::Integer(0, salta::kMaxPerftDepth));
+  if (int status = salta::tools::ParseCommandLine(app, tool, argc, argv); status >= 0)
     return status;
 
   absl::StatusOr<const salta::Variant*> variant = variant_flags.Make();
-  if (!variant.ok()) return Fail(std::string(variant.status().message()));
+  if (!variant.ok()) return tool.Fail(variant.status().message());
   absl::StatusOr<salta::Position> pos = salta::ParsePosition(**variant, position_text);
-  if (!pos.ok()) return Fail(std::string(pos.status().message()));
-  if (absl::Status s = salta::PlayMoves(*pos, moves_text); !s.ok())
-    return Fail(std::string(s.message()));
+  if (!pos.ok()) return tool.Fail(pos.status().message());
+  if (absl::Status s = salta::PlayMoves(*pos, moves_text); !s.ok()) return tool.Fail(s.message());
 
   salta::tools::Progress progress("perft " + std::to_string(depth), !json);
   salta::PerftOptions options;
@@ -74,33 +64,41 @@ int main(int argc, char** argv) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   progress.Finish();
-  if (!result.ok()) return Fail(std::string(result.status().message()));
+  if (!result.ok()) return tool.Fail(result.status().message());
 
   // Divide lines sorted by move text, so that two generators compare line by line.
   std::vector<std::pair<std::string, uint64_t>> lines;
   for (auto [m, n] : result->divide) lines.emplace_back(salta::MoveToString(*pos, m), n);
   std::sort(lines.begin(), lines.end());
   const double nps = seconds > 0 ? double(result->nodes) / seconds : 0.0;
+  std::ostream& out = tool.out();
   if (json) {
-    nlohmann::json out = {{"depth", depth},
-                          {"nodes", result->nodes},
-                          {"seconds", seconds},
-                          {"nodes_per_second", nps},
-                          {"rules", (*variant)->rules().ToString()},
-                          {"board", variant_flags.board},
-                          {"rows", variant_flags.rows},
-                          {"position", salta::PositionToString(*pos)}};
+    nlohmann::json j = {{"depth", depth},
+                        {"nodes", result->nodes},
+                        {"seconds", seconds},
+                        {"nodes_per_second", nps},
+                        {"rules", (*variant)->rules().ToString()},
+                        {"board", variant_flags.board},
+                        {"rows", variant_flags.rows},
+                        {"position", salta::PositionToString(*pos)}};
     if (divide) {
       nlohmann::json d = nlohmann::json::object();
       for (auto& [move, n] : lines) d[move] = n;
-      out["divide"] = d;
+      j["divide"] = d;
     }
-    std::cout << out.dump() << "\n";
+    out << j.dump() << "\n";
   } else {
-    for (auto& [move, n] : lines) std::cout << move << ": " << n << "\n";
-    if (divide) std::cout << "\n";
-    std::cout << "nodes " << result->nodes << "\n";
+    for (auto& [move, n] : lines) out << move << ": " << n << "\n";
+    if (divide) out << "\n";
+    out << "nodes " << result->nodes << "\n";
     std::fprintf(stderr, "depth %d: %.3f s, %.0f nodes/s\n", depth, seconds, nps);
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return salta::tools::Main("salta-perft", argc, argv,
+                            [&](salta::tools::Tool& tool) { return Run(tool, argc, argv); });
 }

@@ -1,28 +1,22 @@
 // salta-play: plays legal games with simple players and writes them as records.
-#include <fstream>
-#include <iostream>
+#include <cstdint>
+#include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "CLI/CLI.hpp"
 #include "cli.h"
+#include "output.h"
 #include "salta/game.h"
 #include "salta/notation.h"
 #include "salta/record.h"
 #include "salta/selfplay.h"
+#include "tool.h"
 
 namespace {
 
-constexpr int kExitBadInput = 2;
-
-int Fail(const std::string& message) {
-  std::cerr << "salta-play: " << message << "\n";
-  return kExitBadInput;
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
+int Run(salta::tools::Tool& tool, int argc, char** argv) {
   CLI::App app{
       "Plays legal Salta games with simple players and writes them as game records\n"
       "(docs/records.md), one after another. The same seed gives the same games.\n\n"
@@ -37,9 +31,10 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--games", games, "Number of games")
       ->capture_default_str()
-      ->check(CLI::Range(0, 100000000));
+      ->transform(salta::tools::Integer(0, 100000000));
   app.add_option("--seed", seed, "Random seed; game K of seed S is always the same game")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(salta::tools::Integer(0, std::numeric_limits<uint64_t>::max()));
   app.add_option("--player", player_name,
                  "Both players: random (any legal move) or greedy (toward the goal)")
       ->capture_default_str();
@@ -47,20 +42,20 @@ int main(int argc, char** argv) {
   app.add_option("--black", black_name, "Black's player (overrides --player)");
   app.add_option("--noise", noise, "Percent of random moves a greedy player makes")
       ->capture_default_str()
-      ->check(CLI::Range(0, 100));
+      ->transform(salta::tools::Integer(0, 100));
   app.add_option("--max-plies", max_plies,
                  "Stop a game unfinished (result *) after this many plies; 0: no limit")
       ->capture_default_str()
-      ->check(CLI::Range(0, 1000000000));
+      ->transform(salta::tools::Integer(0, salta::kMaxPly));
   app.add_option("-o,--output", output, "Output file; - for standard output")
       ->capture_default_str();
-  if (int status = salta::tools::ParseCommandLine(app, argc, argv, kExitBadInput); status >= 0)
+  if (int status = salta::tools::ParseCommandLine(app, tool, argc, argv); status >= 0)
     return status;
 
   absl::StatusOr<const salta::Variant*> variant = variant_flags.Make();
-  if (!variant.ok()) return Fail(std::string(variant.status().message()));
+  if (!variant.ok()) return tool.Fail(variant.status().message());
   absl::StatusOr<salta::Position> start = salta::ParsePosition(**variant, position_text);
-  if (!start.ok()) return Fail(std::string(start.status().message()));
+  if (!start.ok()) return tool.Fail(start.status().message());
   salta::SelfPlayOptions options;
   options.max_plies = max_plies;
   options.greedy_noise_percent = noise;
@@ -69,21 +64,31 @@ int main(int argc, char** argv) {
         std::pair{&white_name, &options.white}, std::pair{&black_name, &options.black}}) {
     if (name->empty()) continue;
     absl::StatusOr<salta::Player> p = salta::ParsePlayer(*name);
-    if (!p.ok()) return Fail(std::string(p.status().message()));
+    if (!p.ok()) return tool.Fail(p.status().message());
     *player = *p;
   }
 
-  std::ofstream file;
+  std::unique_ptr<salta::tools::Output> file;
   if (output != "-") {
-    file.open(output, std::ios::binary);
-    if (!file) return Fail("cannot write " + output);
+    absl::StatusOr<std::unique_ptr<salta::tools::Output>> opened =
+        salta::tools::Output::Open(output);
+    if (!opened.ok()) return tool.Fail(opened.status().message());
+    file = std::move(*opened);
   }
-  std::ostream& out = output == "-" ? std::cout : file;
-  for (int g = 0; g < games; ++g) {
-    if (g > 0) out << "\n";
-    out << salta::WriteRecord(salta::PlayGame(*start, options, seed, uint64_t(g)).record);
+  salta::tools::Output& out = file ? *file : tool.output();
+  // Games are written as they are played; a lost write stops the run.
+  for (int g = 0; g < games && !out.failed(); ++g) {
+    if (g > 0) out.stream() << "\n";
+    out.stream() << salta::WriteRecord(salta::PlayGame(*start, options, seed, uint64_t(g)).record);
   }
-  out.flush();
-  if (!out) return Fail("cannot write " + output);
+  if (file)
+    if (absl::Status s = file->Close(); !s.ok()) return tool.Fail(s.message());
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return salta::tools::Main("salta-play", argc, argv,
+                            [&](salta::tools::Tool& tool) { return Run(tool, argc, argv); });
 }

@@ -4,8 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
-#include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,24 +14,22 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "cli.h"
+#include "input.h"
+#include "issue.h"
 #include "nlohmann/json.hpp"
 #include "salta/finish.h"
 #include "salta/game.h"
 #include "salta/notation.h"
+#include "salta/reach.h"
 #include "salta/record.h"
 #include "salta/replay.h"
 #include "salta/score.h"
+#include "tool.h"
 
 namespace {
 
 constexpr int kExitExact = 0;
-constexpr int kExitBadInput = 2;
 constexpr int kExitBoundsOnly = 3;
-
-int Fail(const std::string& message) {
-  std::cerr << "salta-score: " << message << "\n";
-  return kExitBadInput;
-}
 
 std::string SideKey(salta::Side s) {
   return s == salta::Side::kWhite ? "white" : "black";
@@ -45,7 +42,14 @@ std::string MovesText(const salta::Geometry& g, const std::vector<salta::Move>& 
   return absl::StrJoin(words, " ");
 }
 
-nlohmann::json CountJson(const salta::FinishResult& r, const salta::Geometry& g, bool solution) {
+// Why a count is unreachable, in words: the piece that cannot get home, and why.
+std::string UnreachableText(const salta::Position& pos, salta::Side side) {
+  return salta::UnreachablePiece(pos, side).value_or(salta::kPiecesBlockEachOther);
+}
+
+nlohmann::json CountJson(const salta::FinishResult& r, const salta::Position& pos, salta::Side side,
+                         bool solution) {
+  const salta::Geometry& g = pos.variant().geometry();
   auto number = [](int v) {
     return v == salta::kUnknownMoves ? nlohmann::json() : nlohmann::json(v);
   };
@@ -56,6 +60,7 @@ nlohmann::json CountJson(const salta::FinishResult& r, const salta::Geometry& g,
                       {"upper", number(r.reachable ? r.upper : salta::kUnknownMoves)},
                       {"seconds", r.seconds},
                       {"nodes", r.nodes}};
+  if (!r.reachable) j["unreachable"] = UnreachableText(pos, side);
   if (solution) {
     nlohmann::json moves = nlohmann::json::array();
     if (r.exact && r.reachable)
@@ -67,8 +72,9 @@ nlohmann::json CountJson(const salta::FinishResult& r, const salta::Geometry& g,
   return j;
 }
 
-std::string CountText(const salta::FinishResult& r) {
-  if (!r.reachable) return "cannot finish (the goal is unreachable)";
+std::string CountText(const salta::FinishResult& r, const salta::Position& pos, salta::Side side) {
+  if (!r.reachable)
+    return absl::StrCat("cannot finish (unreachable: ", UnreachableText(pos, side), ")");
   const std::string stats =
       absl::StrCat(r.nodes, " nodes, ", absl::StrFormat("%.3f", r.seconds), " s");
   if (r.exact) return absl::StrCat(r.lower, r.lower == 1 ? " move" : " moves", " (", stats, ")");
@@ -78,50 +84,49 @@ std::string CountText(const salta::FinishResult& r) {
                       " (limit reached; ", stats, ")");
 }
 
-// The final position of game `k` (from 1) of a record file.
-absl::StatusOr<salta::Position> PositionFromRecord(const std::string& file, int k,
-                                                   const std::string& preset, bool preset_given,
-                                                   const std::vector<std::string>& overrides) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", file));
-  salta::RecordReader reader(in);
+// The final position of game `k` (from 1) of a record file ("-": standard
+// input), or an error with, in `where`, the place it concerns (its file
+// empty when the message names its input itself). An error in the record is
+// located as salta-validate does: "FILE:LINE:COLUMN: game K: invalid: ...".
+absl::Status PositionFromRecord(const std::string& file, int k, const std::string& preset,
+                                bool preset_given, const std::vector<std::string>& overrides,
+                                std::optional<salta::Position>& out, salta::tools::Where& where) {
+  absl::StatusOr<std::unique_ptr<salta::tools::Input>> in = salta::tools::Input::Open(file);
+  if (!in.ok()) return in.status();
+  salta::RecordReader reader((*in)->stream());
   salta::ParsedGame game;
   for (int i = 1;; ++i) {
     if (!reader.Next(game)) {
-      if (reader.io_error()) return absl::DataLossError(absl::StrCat("error reading ", file));
+      if (absl::Status s = (*in)->status(); !s.ok()) return s;
+      where.file = file;
       return absl::NotFoundError(
-          absl::StrCat(file, " has ", i - 1, i - 1 == 1 ? " game" : " games", ", not ", k));
+          absl::StrCat("has ", i - 1, i - 1 == 1 ? " game" : " games", ", not ", k, " (--game)"));
     }
     if (i == k) break;
   }
-  if (game.error)
-    return absl::InvalidArgumentError(absl::StrCat(file, ":", game.error->at.line, ":",
-                                                   game.error->at.column, ": game ", k, ": ",
-                                                   game.error->message));
   salta::ReplayOptions options;
   if (preset_given) options.rules = preset;
   options.overrides = overrides;
   salta::ReplayReport report = salta::ReplayGame(game, options);
   if (!report.valid || !report.final_position) {
-    std::string why = "the game cannot be replayed";
-    if (report.error)
-      why =
-          absl::StrCat(report.error->at.line, ":", report.error->at.column, ": ply ",
-                       report.error->ply, " \"", report.error->move, "\": ", report.error->reason);
-    return absl::InvalidArgumentError(absl::StrCat(file, ": game ", k, ": ", why));
+    where.file = file;
+    if (!report.error) return absl::InvalidArgumentError(absl::StrCat("game ", k, ": invalid"));
+    where.at = report.error->at;
+    return absl::InvalidArgumentError(
+        absl::StrCat("game ", k, ": invalid: ", salta::tools::IssueText(*report.error)));
   }
-  return *report.final_position;
+  out = *report.final_position;
+  return absl::OkStatus();
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int Run(salta::tools::Tool& tool, int argc, char** argv) {
   CLI::App app{
       "Counts the minimum number of moves each side needs to complete its goal, on a board\n"
       "clear of the opponent's pieces (the scoring count), and prints the result and score\n"
       "when the game is over or the move limit is reached.\n\n"
       "Exit status: 0 every count exact; 3 a time limit was reached and some count is only\n"
-      "bounded; 2 bad arguments, position, moves or record (the message says which)."};
+      "bounded; 2 bad arguments, position, moves or record, or output that cannot be\n"
+      "written (the message says which)."};
   std::string position_text, moves_text, record_file, side_text = "both";
   int game_number = 1;
   double time_limit = 0;
@@ -134,62 +139,72 @@ int main(int argc, char** argv) {
       "--moves", moves_text,
       "Play these moves first (from --position, else the start), e.g. \"c3-d4 h8-g7\"");
   auto* record_opt =
-      app.add_option("--record", record_file, "Score the final position of a game record file");
+      app.add_option("--record", record_file,
+                     "Score the final position of a game record file (- for standard input)");
   app.add_option("--game", game_number, "Which game of the --record file, from 1")
       ->capture_default_str()
-      ->check(CLI::Range(1, 1000000000))
+      ->transform(salta::tools::Integer(1, 1000000000))
       ->needs(record_opt);
   record_opt->excludes(position_opt)->excludes(moves_opt);
   app.add_option("--side", side_text, "Whose count: white, black or both")
       ->capture_default_str()
       ->check(CLI::IsMember({"white", "black", "both"}));
   app.add_option("--time-limit", time_limit,
-                 "Seconds allowed for each count; 0 for none. When reached, proven bounds are "
-                 "printed and the exit status is 3")
+                 "Seconds allowed for each count; 0 for none (a count from early in a game can "
+                 "take hours). When reached, proven bounds are printed and the exit status is 3")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1e9));
+      ->transform(salta::tools::Real(0, 1e9));
   app.add_flag("--solution", solution, "Also print an optimal move sequence for each side");
   app.add_flag("--json", json,
-               "Print one JSON object on one line: white, black (moves, exact, lower, upper, "
-               "seconds, nodes), result, score");
-  if (int status = salta::tools::ParseCommandLine(app, argc, argv, kExitBadInput); status >= 0)
+               "Print one JSON object on one line: white, black (moves, exact, reachable, lower, "
+               "upper, seconds, nodes, unreachable), result, score, reason; errors too, as "
+               "{\"error\": ...}");
+  if (int status = salta::tools::ParseCommandLine(app, tool, argc, argv); status >= 0)
     return status;
 
   absl::StatusOr<const salta::Variant*> variant = variant_flags.Make();
-  if (!variant.ok()) return Fail(std::string(variant.status().message()));
+  if (!variant.ok()) return tool.Fail(variant.status().message());
   std::optional<salta::Position> pos;
   if (!record_file.empty()) {
-    absl::StatusOr<salta::Position> p =
-        PositionFromRecord(record_file, game_number, variant_flags.preset,
-                           variant_flags.rules_option->count() > 0, variant_flags.overrides);
-    if (!p.ok()) return Fail(std::string(p.status().message()));
-    pos = *p;
+    salta::tools::Where where;
+    if (absl::Status s = PositionFromRecord(record_file, game_number, variant_flags.preset,
+                                            variant_flags.rules_option->count() > 0,
+                                            variant_flags.overrides, pos, where);
+        !s.ok())
+      return where.file.empty() ? tool.Fail(s.message()) : tool.Fail(where, s.message());
   } else {
     absl::StatusOr<salta::Position> p =
         salta::ParsePosition(**variant, position_text.empty() ? "start" : position_text);
-    if (!p.ok()) return Fail(std::string(p.status().message()));
+    if (!p.ok()) return tool.Fail(p.status().message());
     pos = *p;
-    if (absl::Status s = salta::PlayMoves(*pos, moves_text); !s.ok())
-      return Fail(std::string(s.message()));
+    if (absl::Status s = salta::PlayMoves(*pos, moves_text); !s.ok()) return tool.Fail(s.message());
   }
   const salta::Geometry& g = pos->variant().geometry();
 
   salta::FinishOptions options;
   options.time_limit_seconds = time_limit;
   options.want_solution = solution;
+  // Progress on a terminal (not with --json); elsewhere a count without a
+  // limit that runs long says so once, so that a script's log shows why.
   const bool show_progress = !json && isatty(STDERR_FILENO);
   const auto start = std::chrono::steady_clock::now();
   std::string label;
-  bool progress_shown = false;
-  if (show_progress)
-    options.progress = [&](int lower, uint64_t nodes) {
-      const double t =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  bool progress_shown = false, long_run_noted = false;
+  options.progress = [&](int lower, uint64_t nodes) {
+    const double t =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (show_progress) {
       if (t < 1) return;
       std::fprintf(stderr, "\r%s: at least %d moves, %llu nodes, %.0f s\033[K", label.c_str(),
                    lower, (unsigned long long)nodes, t);
       progress_shown = true;
-    };
+    } else if (time_limit == 0 && t >= 10 && !long_run_noted) {
+      long_run_noted = true;
+      tool.Note(absl::StrCat("still counting (", label, ": at least ", lower, " moves so far, ",
+                             nodes, " nodes, ", int(t),
+                             " s); a count without --time-limit runs until it is exact"));
+    }
+  };
 
   std::vector<salta::Side> sides;
   if (side_text != "black") sides.push_back(salta::Side::kWhite);
@@ -201,7 +216,7 @@ int main(int argc, char** argv) {
   if (salta::StatusOf(*pos).scorable()) {
     label = "score";
     absl::StatusOr<salta::GameScore> s = salta::ScoreGame(*pos, options);
-    if (!s.ok()) return Fail(std::string(s.status().message()));
+    if (!s.ok()) return tool.Fail(s.status().message());
     score = *s;
   }
   std::optional<salta::FinishResult> counts[2];
@@ -213,7 +228,7 @@ int main(int argc, char** argv) {
     if (counts[int(s)]) continue;
     label = std::string(salta::SideName(s));
     absl::StatusOr<salta::FinishResult> r = salta::MinMovesToFinish(*pos, s, options);
-    if (!r.ok()) return Fail(std::string(r.status().message()));
+    if (!r.ok()) return tool.Fail(r.status().message());
     counts[int(s)] = *r;
   }
   if (progress_shown) std::fprintf(stderr, "\r\033[K");
@@ -221,32 +236,42 @@ int main(int argc, char** argv) {
   bool all_exact = score ? score->exact : true;
   for (salta::Side s : sides) all_exact &= counts[int(s)]->exact;
 
+  std::ostream& out = tool.out();
   if (json) {
-    nlohmann::json out = nlohmann::json::object();
-    for (salta::Side s : sides) out[SideKey(s)] = CountJson(*counts[int(s)], g, solution);
-    out["result"] = score && score->outcome != salta::Outcome::kUndecided
-                        ? nlohmann::json(salta::ResultToken(score->outcome))
-                        : nlohmann::json();
-    out["score"] = score && score->points != salta::kUnknownMoves ? nlohmann::json(score->points)
-                                                                  : nlohmann::json();
-    if (score) out["reason"] = std::string(salta::EndReasonName(score->reason));
-    std::cout << out.dump() << "\n";
+    nlohmann::json j = nlohmann::json::object();
+    for (salta::Side s : sides) j[SideKey(s)] = CountJson(*counts[int(s)], *pos, s, solution);
+    j["result"] = score && score->outcome != salta::Outcome::kUndecided
+                      ? nlohmann::json(salta::ResultToken(score->outcome))
+                      : nlohmann::json();
+    j["score"] = score && score->points != salta::kUnknownMoves ? nlohmann::json(score->points)
+                                                                : nlohmann::json();
+    if (score) j["reason"] = std::string(salta::EndReasonName(score->reason));
+    out << j.dump() << "\n";
   } else {
     for (salta::Side s : sides) {
-      std::cout << salta::SideName(s) << ": " << CountText(*counts[int(s)]) << "\n";
+      out << salta::SideName(s) << ": " << CountText(*counts[int(s)], *pos, s) << "\n";
       if (solution && counts[int(s)]->exact && counts[int(s)]->reachable)
-        std::cout << salta::SideName(s) << " solution: " << MovesText(g, counts[int(s)]->solution)
-                  << "\n";
+        out << salta::SideName(s) << " solution: "
+            << (counts[int(s)]->solution.empty() ? std::string("none (every piece is home)")
+                                                 : MovesText(g, counts[int(s)]->solution))
+            << "\n";
     }
     if (score) {
-      std::cout << "Result: " << salta::ResultToken(score->outcome) << "\n";
-      std::cout << "Score: "
-                << (score->points == salta::kUnknownMoves ? std::string("unknown")
-                                                          : std::to_string(score->points))
-                << " (" << score->summary << ")\n";
+      out << "Result: " << salta::ResultToken(score->outcome) << "\n";
+      out << "Score: "
+          << (score->points == salta::kUnknownMoves ? std::string("unknown")
+                                                    : std::to_string(score->points))
+          << " (" << score->summary << ")\n";
     } else {
-      std::cout << "The game is not over: no result or score.\n";
+      out << "The game is not over: no result or score.\n";
     }
   }
   return all_exact ? kExitExact : kExitBoundsOnly;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return salta::tools::Main("salta-score", argc, argv,
+                            [&](salta::tools::Tool& tool) { return Run(tool, argc, argv); });
 }

@@ -3,10 +3,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iostream>
+#include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "cli.h"
+#include "input.h"
+#include "issue.h"
+#include "output.h"
 #include "salta/game.h"
 #include "salta/game_view.h"
 #include "salta/notation.h"
@@ -24,16 +28,11 @@
 #include "salta/render_svg.h"
 #include "salta/render_text.h"
 #include "salta/replay.h"
+#include "tool.h"
 
 namespace {
 
 constexpr int kExitOk = 0;
-constexpr int kExitBadInput = 2;
-
-int Fail(const std::string& message) {
-  std::cerr << "salta-show: " << message << "\n";
-  return kExitBadInput;
-}
 
 // Whether the locale's character set is UTF-8: the first of LC_ALL,
 // LC_CTYPE and LANG that is set decides, as for setlocale.
@@ -58,26 +57,17 @@ bool ColourTerminal() {
 
 // Writes `text` to the file, or to standard output for "-"; a failed write
 // (a full disk, a closed pipe) is an error naming the file and the reason.
-absl::Status WriteOutput(const std::string& path, const std::string& text) {
+// Standard output is checked when the tool ends (tools/tool.h).
+absl::Status WriteOutput(salta::tools::Tool& tool, const std::string& path,
+                         const std::string& text) {
   if (path == "-") {
-    errno = 0;
-    std::cout << text << std::flush;
-    if (!std::cout)
-      return absl::DataLossError(absl::StrCat("cannot write to standard output: ",
-                                              errno ? std::strerror(errno) : "write failed"));
+    tool.out() << text;
     return absl::OkStatus();
   }
-  errno = 0;
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out)
-    return absl::PermissionDeniedError(absl::StrCat(
-        "cannot write ", path, ": ", errno ? std::strerror(errno) : "cannot open the file"));
-  out << text;
-  out.close();
-  if (!out)
-    return absl::DataLossError(
-        absl::StrCat("cannot write ", path, ": ", errno ? std::strerror(errno) : "write failed"));
-  return absl::OkStatus();
+  absl::StatusOr<std::unique_ptr<salta::tools::Output>> out = salta::tools::Output::Open(path);
+  if (!out.ok()) return out.status();
+  (*out)->stream() << text;
+  return (*out)->Close();
 }
 
 struct RecordRequest {
@@ -86,33 +76,39 @@ struct RecordRequest {
   salta::ReplayOptions replay;
 };
 
-// The games of a record file (one, or all), replayed.
-absl::StatusOr<std::vector<salta::GameView>> ReadGames(const RecordRequest& request) {
-  std::ifstream in(request.file, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", request.file));
-  salta::RecordReader reader(in);
+// The games of a record file (one, or all), replayed; an error with, in
+// `where`, the place it concerns, located as salta-validate and salta-score
+// locate it: "FILE:LINE:COLUMN: game K: invalid: ...".
+absl::StatusOr<std::vector<salta::GameView>> ReadGames(const RecordRequest& request,
+                                                       salta::tools::Where& where) {
+  absl::StatusOr<std::unique_ptr<salta::tools::Input>> in = salta::tools::Input::Open(request.file);
+  if (!in.ok()) return in.status();
+  salta::RecordReader reader((*in)->stream());
+  salta::ReplayOptions options = request.replay;
+  options.keep_moves = true;
   std::vector<salta::GameView> games;
   salta::ParsedGame game;
   int k = 0;
   while (reader.Next(game)) {
     ++k;
     if (request.game != 0 && k != request.game) continue;
-    if (game.error)
-      return absl::InvalidArgumentError(absl::StrCat(request.file, ":", game.error->at.line, ":",
-                                                     game.error->at.column, ": game ", k, ": ",
-                                                     game.error->message));
-    absl::StatusOr<salta::GameView> view = salta::ViewRecord(game, request.replay);
-    if (!view.ok())
+    const salta::ReplayReport report = salta::ReplayGame(game, options);
+    if (!report.valid || !report.start) {
+      where.file = request.file;
+      if (!report.error) return absl::InvalidArgumentError(absl::StrCat("game ", k, ": invalid"));
+      where.at = report.error->at;
       return absl::InvalidArgumentError(
-          absl::StrCat(request.file, ": game ", k, ": ", view.status().message()));
-    games.push_back(*std::move(view));
+          absl::StrCat("game ", k, ": invalid: ", salta::tools::IssueText(*report.error)));
+    }
+    games.push_back(salta::ViewReplay(game, report));
     if (request.game != 0) break;
   }
-  if (reader.io_error()) return absl::DataLossError(absl::StrCat("error reading ", request.file));
+  if (absl::Status s = (*in)->status(); !s.ok()) return s;
+  where.file = request.file;
   if (request.game != 0 && games.empty())
-    return absl::NotFoundError(absl::StrCat(request.file, " has ", k, k == 1 ? " game" : " games",
-                                            ", not ", request.game));
-  if (games.empty()) return absl::NotFoundError(absl::StrCat(request.file, " has no games"));
+    return absl::NotFoundError(
+        absl::StrCat("has ", k, k == 1 ? " game" : " games", ", not ", request.game, " (--game)"));
+  if (games.empty()) return absl::NotFoundError("has no games");
   return games;
 }
 
@@ -141,9 +137,7 @@ std::string Summary(const salta::GameView& game, int ply) {
   return out;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int Run(salta::tools::Tool& tool, int argc, char** argv) {
   CLI::App app{
       "Shows a Salta position: a board on the terminal (the default), an SVG diagram (--svg)\n"
       "or a game viewer, one self-contained HTML page (--html). The position is the start,\n"
@@ -169,12 +163,12 @@ int main(int argc, char** argv) {
   app.add_option("--game", game_number,
                  "Which game of the --record file, from 1 (default: the first; with --html, "
                  "every game)")
-      ->check(CLI::Range(1, 1000000000))
+      ->transform(salta::tools::Integer(1, 1000000000))
       ->needs(record_opt);
   auto* ply_opt = app.add_option("--ply", ply,
                                  "Show the position after the game's first P moves (0: its start; "
                                  "default: the final position)")
-                      ->check(CLI::Range(0, 1000000000))
+                      ->transform(salta::tools::Integer(0, salta::kMaxPly))
                       ->needs(record_opt);
   record_opt->excludes(position_opt)->excludes(moves_opt);
   auto* svg_opt = app.add_option("--svg", svg_file,
@@ -202,12 +196,13 @@ int main(int argc, char** argv) {
   app.add_option("--node-limit", node_limit,
                  "Search nodes allowed for each minimum-moves count of a game that is over; 0 for "
                  "no limit. Past it, proven bounds are shown instead of exact counts")
-      ->capture_default_str();
-  if (int status = salta::tools::ParseCommandLine(app, argc, argv, kExitBadInput); status >= 0)
+      ->capture_default_str()
+      ->transform(salta::tools::Integer(0, std::numeric_limits<uint64_t>::max()));
+  if (int status = salta::tools::ParseCommandLine(app, tool, argc, argv); status >= 0)
     return status;
 
   absl::StatusOr<const salta::Variant*> variant = variant_flags.Make();
-  if (!variant.ok()) return Fail(std::string(variant.status().message()));
+  if (!variant.ok()) return tool.Fail(variant.status().message());
 
   std::vector<salta::GameView> games;
   std::string title = "Salta";
@@ -218,43 +213,45 @@ int main(int argc, char** argv) {
     request.game = game_number != 0 ? game_number : html_file.empty() ? 1 : 0;
     if (variant_flags.rules_option->count() > 0) request.replay.rules = variant_flags.preset;
     request.replay.overrides = variant_flags.overrides;
-    absl::StatusOr<std::vector<salta::GameView>> read = ReadGames(request);
-    if (!read.ok()) return Fail(std::string(read.status().message()));
+    salta::tools::Where where;
+    absl::StatusOr<std::vector<salta::GameView>> read = ReadGames(request, where);
+    if (!read.ok())
+      return where.file.empty() ? tool.Fail(read.status().message())
+                                : tool.Fail(where, read.status().message());
     games = *std::move(read);
     const size_t slash = record_file.rfind('/');
     title = slash == std::string::npos ? record_file : record_file.substr(slash + 1);
   } else {
     absl::StatusOr<salta::Position> start =
         salta::ParsePosition(**variant, position_text.empty() ? "start" : position_text);
-    if (!start.ok()) return Fail(std::string(start.status().message()));
+    if (!start.ok()) return tool.Fail(start.status().message());
     salta::Position pos = *start;
     std::vector<salta::Move> played;
     if (absl::Status s = salta::PlayMoves(pos, moves_text, played); !s.ok())
-      return Fail(std::string(s.message()));
+      return tool.Fail(s.message());
     games.push_back(salta::ViewGame(*start, played));
   }
 
   const bool shows_end = ply < 0 || ply == games.front().moves();
   if (ply > games.front().moves())
-    return Fail(absl::StrCat("--ply ", ply, ": the game has ", games.front().moves(),
-                             games.front().moves() == 1 ? " move" : " moves",
-                             ", so the ply must be 0 to ", games.front().moves()));
+    return tool.Fail(absl::StrCat("--ply ", ply, ": the game has ", games.front().moves(),
+                                  games.front().moves() == 1 ? " move" : " moves",
+                                  ", so the ply must be 0 to ", games.front().moves()));
   if (ply < 0) ply = games.front().moves();
   salta::FinishOptions count;
   count.node_limit = node_limit;
   // The result is shown on the page, and under a terminal board of the end.
   if (!html_file.empty() || (svg_file.empty() && shows_end))
     for (salta::GameView& game : games)
-      if (absl::Status s = salta::ScoreView(game, count); !s.ok())
-        return Fail(std::string(s.message()));
+      if (absl::Status s = salta::ScoreView(game, count); !s.ok()) return tool.Fail(s.message());
 
   if (!html_file.empty()) {
     salta::HtmlOptions options;
     options.title = title;
     options.flip = flip;
     options.targets = targets;
-    if (absl::Status s = WriteOutput(html_file, salta::RenderHtml(games, options)); !s.ok())
-      return Fail(std::string(s.message()));
+    if (absl::Status s = WriteOutput(tool, html_file, salta::RenderHtml(games, options)); !s.ok())
+      return tool.Fail(s.message());
     return kExitOk;
   }
 
@@ -268,8 +265,9 @@ int main(int argc, char** argv) {
     salta::SvgOptions options;
     options.view = view;
     options.title = salta::PositionToString(shown.position);
-    if (absl::Status s = WriteOutput(svg_file, salta::RenderSvg(shown.position, options)); !s.ok())
-      return Fail(std::string(s.message()));
+    if (absl::Status s = WriteOutput(tool, svg_file, salta::RenderSvg(shown.position, options));
+        !s.ok())
+      return tool.Fail(s.message());
     return kExitOk;
   }
   salta::TextOptions options;
@@ -277,8 +275,15 @@ int main(int argc, char** argv) {
   options.utf8 = charset == "utf8" || (charset == "auto" && Utf8Locale());
   options.color = colour == "always" || (colour == "auto" && ColourTerminal());
   if (absl::Status s =
-          WriteOutput("-", salta::RenderText(shown.position, options) + Summary(game, ply));
+          WriteOutput(tool, "-", salta::RenderText(shown.position, options) + Summary(game, ply));
       !s.ok())
-    return Fail(std::string(s.message()));
+    return tool.Fail(s.message());
   return kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return salta::tools::Main("salta-show", argc, argv,
+                            [&](salta::tools::Tool& tool) { return Run(tool, argc, argv); });
 }

@@ -1,30 +1,34 @@
 // salta-validate: replays every game of record files and reports the first
 // illegal move of each, and results and scores that contradict the replay.
 // The contract (flags, JSON keys, exit statuses) is in docs/salta-validate.md.
+#include <atomic>
 #include <chrono>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
-#include <iostream>
+#include <cstdint>
+#include <exception>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "absl/strings/str_cat.h"
 #include "cli.h"
+#include "input.h"
+#include "issue.h"
 #include "nlohmann/json.hpp"
 #include "salta/notation.h"
 #include "salta/parallel.h"
 #include "salta/record.h"
 #include "salta/replay.h"
 #include "salta/rules.h"
+#include "tool.h"
 
 namespace {
 
 constexpr int kExitValid = 0;
 constexpr int kExitInvalid = 1;
-constexpr int kExitBadInput = 2;
+using salta::tools::kExitBadInput;
 
 using salta::ParsedGame;
 using salta::ReplayIssue;
@@ -37,7 +41,6 @@ struct Entry {
 
 // Games handed to a worker together, and what it made of them.
 struct Batch {
-  uint64_t seq = 0;
   std::vector<salta::GameText> texts;
   std::vector<Entry> entries;
 };
@@ -59,9 +62,14 @@ struct Summary {
   nlohmann::ordered_json io_errors = nlohmann::ordered_json::array();
 };
 
+std::string Plural(int64_t n, const char* one, const char* many) {
+  return absl::StrCat(n, " ", n == 1 ? one : many);
+}
+
 class Printer {
  public:
-  Printer(bool json, bool quiet, Summary& summary) : json_(json), quiet_(quiet), sum_(summary) {}
+  Printer(std::ostream& out, bool json, bool quiet, Summary& summary)
+      : out_(out), json_(json), quiet_(quiet), sum_(summary) {}
 
   void Game(const std::string& file, int64_t number, const Entry& e) {
     const ReplayReport& r = e.report;
@@ -69,6 +77,8 @@ class Printer {
     (r.valid ? sum_.valid : sum_.invalid) += 1;
     sum_.plies += r.plies;
     sum_.warnings += int64_t(r.warnings.size());
+    // --quiet: the invalid games only (and, in JSON, the summary).
+    if (quiet_ && r.valid) return;
     if (json_) {
       nlohmann::ordered_json j;
       j["file"] = file;
@@ -80,34 +90,44 @@ class Printer {
           r.result.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.result);
       j["end"] = r.valid ? nlohmann::ordered_json(std::string(salta::EndReasonName(r.end)))
                          : nlohmann::ordered_json(nullptr);
+      j["finished"] =
+          r.valid ? nlohmann::ordered_json(r.finished) : nlohmann::ordered_json(nullptr);
+      j["termination"] =
+          r.termination ? nlohmann::ordered_json(*r.termination) : nlohmann::ordered_json(nullptr);
       j["score"] = r.score ? nlohmann::ordered_json(*r.score) : nlohmann::ordered_json(nullptr);
       j["rules"] = r.rules;
       j["error"] = r.error ? Issue(*r.error) : nlohmann::ordered_json(nullptr);
       nlohmann::ordered_json w = nlohmann::ordered_json::array();
       for (const ReplayIssue& i : r.warnings) w.push_back(Issue(i));
       j["warnings"] = std::move(w);
-      std::cout << j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+      out_ << j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
       return;
     }
     if (r.valid) {
-      if (quiet_) return;
-      std::cout << file << ": game " << number << ": valid, " << r.plies << " plies, result "
-                << r.result;
-      if (r.end != salta::EndReason::kNone) std::cout << " (" << salta::EndReasonName(r.end) << ")";
-      if (r.score) std::cout << ", score " << *r.score;
-      std::cout << "\n";
+      out_ << file << ": game " << number << ": valid, " << Plural(r.plies, "ply", "plies")
+           << ", result " << r.result;
+      if (r.end != salta::EndReason::kNone) {
+        out_ << " (" << salta::EndReasonName(r.end) << ")";
+      } else if (r.result != "*" || r.termination) {
+        // Ended otherwise than by the moves.
+        out_ << " (unfinished" << (r.termination ? ": " + *r.termination : std::string()) << ")";
+      }
+      if (r.score) out_ << ", score " << *r.score;
+      out_ << "\n";
     } else {
-      std::cout << file << ":" << Where(*r.error) << " game " << number
-                << ": invalid: " << Text(*r.error) << "\n";
+      out_ << salta::tools::WhereText(salta::tools::WhereOf(file, *r.error)) << " game " << number
+           << ": invalid: " << salta::tools::IssueText(*r.error) << "\n";
     }
     if (!quiet_)
       for (const ReplayIssue& i : r.warnings)
-        std::cout << file << ":" << Where(i) << " game " << number << ": warning: " << Text(i)
-                  << "\n";
+        out_ << salta::tools::WhereText(salta::tools::WhereOf(file, i)) << " game " << number
+             << ": warning: " << salta::tools::IssueText(i) << "\n";
   }
 
-  void IoError(const std::string& file, const std::string& message) {
-    std::cerr << "salta-validate: " << file << ": " << message << "\n";
+  // An input that cannot be read: `message` without the file's name.
+  void IoError(const salta::tools::Tool& tool, const std::string& file,
+               const std::string& message) {
+    tool.Note(absl::StrCat(file, ": ", message));
     sum_.io_errors.push_back({{"file", file}, {"message", message}});
   }
 
@@ -124,22 +144,8 @@ class Printer {
     j["reason"] = i.reason;
     return j;
   }
-  static std::string Where(const ReplayIssue& i) {
-    return std::to_string(i.at.line) + ":" + std::to_string(i.at.column) + ":";
-  }
-  static std::string Text(const ReplayIssue& i) {
-    std::string t;
-    if (i.ply > 0) {
-      t = "ply " + std::to_string(i.ply);
-      if (i.side)
-        t += " (move " + std::to_string(i.move_number) + ", " +
-             std::string(salta::SideName(*i.side)) + ")";
-      if (!i.move.empty()) t += " \"" + i.move + "\"";
-      t += ": ";
-    }
-    return t + i.reason;
-  }
 
+  std::ostream& out_;
   bool json_, quiet_;
   Summary& sum_;
 };
@@ -149,18 +155,20 @@ class Printer {
 class Validator {
  public:
   // pool: the workers for more than one thread, or null for one.
-  Validator(const salta::ReplayOptions& options, salta::ThreadPool* pool, Printer& printer)
-      : options_(options), pool_(pool), printer_(printer) {}
+  Validator(const salta::ReplayOptions& options, salta::ThreadPool* pool, Printer& printer,
+            const salta::tools::Output& output)
+      : options_(options), pool_(pool), printer_(printer), output_(output) {}
 
-  // False on an I/O error (reported).
-  bool Run(const std::string& name, std::istream& in) {
-    salta::GameSplitter splitter(in);
+  // Reads the input to its end, or until the output is lost (nothing more
+  // could be reported). The read error, or "".
+  std::string Run(salta::tools::Input& in) {
+    salta::GameSplitter splitter(in.stream());
     number_ = 0;
-    name_ = name;
+    name_ = in.name();
     if (pool_ == nullptr) {
       Batch batch;
       salta::GameText text;
-      while (splitter.Next(text)) {
+      while (!output_.failed() && splitter.Next(text)) {
         batch.texts.push_back(std::move(text));
         Process(batch, options_);
         Emit(batch);
@@ -169,11 +177,7 @@ class Validator {
     } else {
       RunThreaded(splitter);
     }
-    if (splitter.io_error()) {
-      printer_.IoError(name, std::string("read error: ") + std::strerror(errno));
-      return false;
-    }
-    return true;
+    return in.error_text();
   }
 
  private:
@@ -185,7 +189,8 @@ class Validator {
   // order, wave after wave. The worker that finishes the next batch to print
   // prints it (and any finished ones after it), so printing overlaps the
   // replay. A wave holds at most 16 batches per thread and 64 MiB of game
-  // text (or one batch, however large).
+  // text (or one batch, however large). Stops reading once the output is
+  // lost.
   void RunThreaded(salta::GameSplitter& splitter) {
     const size_t max_batches = size_t(pool_->threads()) * 16;
     constexpr size_t kMaxWaveBytes = size_t{64} << 20;
@@ -193,7 +198,7 @@ class Validator {
     std::vector<std::unique_ptr<Batch>> wave;
     salta::GameText text;
     bool more = true;
-    while (more) {
+    while (more && !output_.failed()) {
       wave.clear();
       size_t wave_bytes = 0, bytes = 0;
       auto batch = std::make_unique<Batch>();
@@ -213,9 +218,16 @@ class Validator {
       std::mutex mu;
       std::vector<char> done(wave.size(), 0);
       size_t next_emit = 0;
+      // The first exception of a worker (out of memory), rethrown here.
+      std::exception_ptr failure;
       pool_->Run(0, wave.size(), 1, [&](uint64_t lo, uint64_t hi, int) {
         for (uint64_t i = lo; i < hi; ++i) {
-          Process(*wave[i], options_);
+          try {
+            Process(*wave[i], options_);
+          } catch (...) {
+            std::lock_guard lock(mu);
+            if (!failure) failure = std::current_exception();
+          }
           std::lock_guard lock(mu);
           done[i] = 1;
           for (; next_emit < wave.size() && done[next_emit]; ++next_emit) {
@@ -224,36 +236,39 @@ class Validator {
           }
         }
       });
+      if (failure) std::rethrow_exception(failure);
     }
   }
 
   const salta::ReplayOptions& options_;
   salta::ThreadPool* pool_;
   Printer& printer_;
+  const salta::tools::Output& output_;
   std::string name_;
   int64_t number_ = 0;
 };
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int Run(salta::tools::Tool& tool, int argc, char** argv) {
   CLI::App app{
       "Replays every game of Salta game records (docs/records.md) and reports, for each\n"
       "game, the first illegal move (line:column, ply, move number, side, the move as\n"
       "written, why) and a Result or Score tag that contradicts the replay.\n"
       "FILE - reads standard input. Games are numbered from 1 in each file.\n\n"
-      "Exit status: 0 every game valid; 1 some game invalid; 2 usage error, or a file\n"
-      "missing or unreadable (the other files are still validated)."};
+      "Exit status: 0 every game valid; 1 some game invalid; 2 usage error, a file\n"
+      "missing or unreadable (the other files are still validated), or output that\n"
+      "cannot be written."};
   std::string preset = "standard";
   std::vector<std::string> overrides, files;
   bool strict = false, lenient = false, json = false, quiet = false;
   int threads = 0;
+  uint64_t score_node_limit = salta::kDefaultScoreNodeLimit;
   app.add_option("--rules", preset,
                  "Rules preset for games without a Rules tag: standard, pre1900 or forward")
       ->capture_default_str();
   app.add_option("--rule", overrides,
                  "Override one rule option in every game, KEY=VALUE (repeatable), e.g. "
-                 "--rule move-limit=120");
+                 "--rule move-limit=120")
+      ->allow_extra_args(false);  // one value each: never a FILE
   auto* strict_flag = app.add_flag("--strict", strict, "A missed jump is an error (the default)");
   app.add_flag("--lenient", lenient,
                "The \"Salta!\" custom: a missed jump is a warning, and the same side must jump "
@@ -261,33 +276,32 @@ int main(int argc, char** argv) {
       ->excludes(strict_flag);
   app.add_flag("--json", json,
                "JSON Lines: one object per game (file, game, line, valid, plies, result, end, "
-               "score, rules, error, warnings), then one {\"summary\": ...} object");
-  app.add_flag("--quiet", quiet, "Print only the invalid games");
-  app.add_option("--threads", threads, "Worker threads; 0 uses every core")
+               "finished, termination, score, rules, error, warnings), then one "
+               "{\"summary\": ...} object; usage errors as one {\"error\": ...} object");
+  app.add_flag("--quiet", quiet,
+               "Print only the invalid games: no valid games, no warnings and no summary line "
+               "(with --json: the invalid games' objects and the summary object)");
+  salta::tools::AddThreadsOption(app, threads);
+  app.add_option("--score-node-limit", score_node_limit,
+                 "The most nodes each scoring count may search (a Score tag or a result that "
+                 "needs the count); beyond it the tag is a warning \"not checked\". 0: no limit. "
+                 "Verdicts never depend on time, threads or load")
       ->capture_default_str()
-      ->check(CLI::Range(0, 1024));
+      ->transform(salta::tools::Integer(0, std::numeric_limits<uint64_t>::max()));
   app.add_option("FILE", files, "Record files; - for standard input")->required();
-  if (int status = salta::tools::ParseCommandLine(app, argc, argv, kExitBadInput); status >= 0)
+  if (int status = salta::tools::ParseCommandLine(app, tool, argc, argv); status >= 0)
     return status;
 
   absl::StatusOr<salta::Rules> rules = salta::Rules::Parse(preset);
-  if (!rules.ok()) {
-    std::cerr << "salta-validate: --rules: " << rules.status().message() << "\n";
-    return kExitBadInput;
-  }
+  if (!rules.ok()) return tool.Fail(absl::StrCat("--rules: ", rules.status().message()));
   for (const std::string& o : overrides)
-    if (absl::Status s = rules->SetFromString(o); !s.ok()) {
-      std::cerr << "salta-validate: --rule " << o << ": " << s.message() << "\n";
-      return kExitBadInput;
-    }
+    if (absl::Status s = rules->SetFromString(o); !s.ok())
+      return tool.Fail(absl::StrCat("--rule ", o, ": ", s.message()));
   // The library's one thread pool; a single thread replays without one.
   std::unique_ptr<salta::ThreadPool> pool;
   if (threads != 1) {
     absl::StatusOr<std::unique_ptr<salta::ThreadPool>> made = salta::ThreadPool::Make(threads);
-    if (!made.ok()) {
-      std::cerr << "salta-validate: --threads: " << made.status().message() << "\n";
-      return kExitBadInput;
-    }
+    if (!made.ok()) return tool.Fail(absl::StrCat("--threads: ", made.status().message()));
     if ((*made)->threads() > 1) pool = std::move(*made);
   }
 
@@ -295,29 +309,33 @@ int main(int argc, char** argv) {
   options.rules = preset;
   options.overrides = overrides;
   options.lenient = lenient;
+  options.count = salta::ScoreCountOptions(score_node_limit);
 
-  std::ios::sync_with_stdio(false);
   const auto t0 = std::chrono::steady_clock::now();
   Summary summary;
-  Printer printer(json, quiet, summary);
-  Validator validator(options, pool.get(), printer);
+  Printer printer(tool.out(), json, quiet, summary);
+  Validator validator(options, pool.get(), printer, tool.output());
   bool io_ok = true;
   for (const std::string& file : files) {
+    if (tool.output().failed()) break;
     ++summary.files;
-    if (file == "-") {
-      io_ok &= validator.Run("-", std::cin);
-      continue;
-    }
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-      printer.IoError(file, std::string("cannot open: ") + std::strerror(errno));
+    absl::StatusOr<std::unique_ptr<salta::tools::Input>> in = salta::tools::Input::Open(file);
+    if (!in.ok()) {
+      // The message without the file's name, which the report gives apart.
+      std::string message(in.status().message());
+      if (message.rfind(file + ": ", 0) == 0) message.erase(0, file.size() + 2);
+      printer.IoError(tool, file, message);
       io_ok = false;
       continue;
     }
-    io_ok &= validator.Run(file, in);
+    if (std::string error = validator.Run(**in); !error.empty()) {
+      printer.IoError(tool, file, error);
+      io_ok = false;
+    }
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::ostream& out = tool.out();
   if (json) {
     nlohmann::ordered_json s;
     s["files"] = summary.files;
@@ -329,16 +347,24 @@ int main(int argc, char** argv) {
     s["io_errors"] = summary.io_errors;
     s["seconds"] = seconds;
     s["plies_per_second"] = seconds > 0 ? double(summary.plies) / seconds : 0.0;
-    std::cout << nlohmann::ordered_json{{"summary", s}}.dump(
-                     -1, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
-              << "\n";
+    out << nlohmann::ordered_json{{"summary", s}}.dump(
+               -1, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
+        << "\n";
   } else if (!quiet) {
-    std::cout << summary.games << " games in " << summary.files << " files: " << summary.valid
-              << " valid, " << summary.invalid << " invalid, " << summary.plies << " plies";
-    if (!io_ok) std::cout << "; " << summary.io_errors.size() << " files unreadable";
-    std::cout << "\n";
+    out << Plural(summary.games, "game", "games") << " in "
+        << Plural(summary.files, "file", "files") << ": " << summary.valid << " valid, "
+        << summary.invalid << " invalid, " << Plural(summary.plies, "ply", "plies");
+    if (!io_ok)
+      out << "; " << Plural(int64_t(summary.io_errors.size()), "file", "files") << " unreadable";
+    out << "\n";
   }
-  std::cout.flush();
   if (!io_ok) return kExitBadInput;
   return summary.invalid > 0 ? kExitInvalid : kExitValid;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return salta::tools::Main("salta-validate", argc, argv,
+                            [&](salta::tools::Tool& tool) { return Run(tool, argc, argv); });
 }

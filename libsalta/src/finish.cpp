@@ -953,7 +953,7 @@ absl::StatusOr<FinishResult> MinMovesToFinish(const Position& pos, Side side,
     size = std::min(
         p.k, options.pattern_group_size < 0 ? DefaultGroupSize(p.n) : options.pattern_group_size);
     small = options.pattern_group_size < 0 && size > 3 ? 3 : size;
-    if (small < size) {
+    if (small < size && options.reuse_cached_patterns) {
       // Already in memory: no reason to start small.
       absl::StatusOr<std::vector<Partition>> cached =
           MakePartitions(p, size, DefaultOffsets(size), options.pattern_dir, true);

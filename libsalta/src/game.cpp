@@ -6,6 +6,7 @@
 #include "salta/legality.h"
 #include "salta/movegen.h"
 #include "salta/notation.h"
+#include "salta/text.h"
 
 namespace salta {
 
@@ -50,14 +51,14 @@ absl::Status PlayMoves(Position& pos, absl::string_view moves, std::vector<Move>
     const Side side = pos.side_to_move();
     absl::StatusOr<Move> move = ParseMove(pos, word);
     if (!move.ok())
-      return absl::InvalidArgumentError(absl::StrCat("illegal move \"", word, "\" at ply ",
-                                                     pos.ply() + 1, " (move ", pos.ply() / 2 + 1,
-                                                     ", ", SideName(side), "; the ", played,
-                                                     played == 1   ? "st"
-                                                     : played == 2 ? "nd"
-                                                     : played == 3 ? "rd"
-                                                                   : "th",
-                                                     " move given): ", move.status().message()));
+      return absl::InvalidArgumentError(EscapeForMessage(
+          absl::StrCat("illegal move \"", word, "\" at ply ", pos.ply() + 1, " (move ",
+                       pos.ply() / 2 + 1, ", ", SideName(side), "; the ", played,
+                       played == 1   ? "st"
+                       : played == 2 ? "nd"
+                       : played == 3 ? "rd"
+                                     : "th",
+                       " move given): ", move.status().message())));
     pos.Make(*move);
     played_moves.push_back(*move);
   }
@@ -95,6 +96,31 @@ std::string ResultToken(Outcome outcome) {
   return "*";
 }
 
+std::string WhyOver(const Position& pos) {
+  const GameStatus st = StatusOf(pos);
+  const int limit = pos.variant().rules().move_limit;
+  switch (st.reason) {
+    case EndReason::kGoal:
+      return absl::StrCat(pos.Completed(Side::kWhite) ? "White" : "Black", " completed its goal");
+    case EndReason::kExtraMove:
+      if (pos.Completed(Side::kBlack))
+        return "White completed its goal and Black completed its own with its extra move";
+      if (pos.side_to_move() == Side::kBlack)
+        return "White completed its goal and Black has no move for its extra move";
+      return "White completed its goal and Black's extra move ended the game";
+    case EndReason::kMoveLimit:
+      return absl::StrCat(
+          "the move limit of ", limit, limit == 1 ? " move" : " moves", " each was reached",
+          st.extra_move_cut ? " as White completed its goal, before Black's extra move" : "");
+    case EndReason::kBlocked:
+      return absl::StrCat(SideName(pos.side_to_move()), " has no legal move and has lost",
+                          " (block=lose)");
+    case EndReason::kNone:
+      break;
+  }
+  return "";
+}
+
 int PiecesHome(const Position& pos, Side s) {
   int home = 0;
   for (PieceId p = int(s) * kPiecesPerSide; p < (int(s) + 1) * kPiecesPerSide; ++p)
@@ -109,9 +135,13 @@ GameStatus StatusOf(const Position& pos) {
   const bool white = pos.Completed(Side::kWhite), black = pos.Completed(Side::kBlack);
   if (white && black) return {EndReason::kExtraMove, Outcome::kDraw};
   if (black) return {EndReason::kGoal, Outcome::kBlackWins};
+  const int limit = pos.variant().limit_ply();
+  if (white && rules.extra_move && pos.side_to_move() == Side::kBlack && limit > 0 &&
+      pos.ply() >= limit && IsMobile(pos, Side::kBlack))
+    return {
+        .reason = EndReason::kMoveLimit, .outcome = Outcome::kUndecided, .extra_move_cut = true};
   if (white)
     return {rules.extra_move ? EndReason::kExtraMove : EndReason::kGoal, Outcome::kWhiteWins};
-  const int limit = pos.variant().limit_ply();
   if (limit == 0 || pos.ply() < limit)  // block=lose: the side to move has no move
     return {EndReason::kBlocked,
             pos.side_to_move() == Side::kWhite ? Outcome::kBlackWins : Outcome::kWhiteWins};

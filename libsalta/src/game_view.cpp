@@ -30,7 +30,7 @@ GameView ViewGame(const Position& start, const std::vector<Move>& moves) {
 absl::StatusOr<GameView> ViewRecord(const ParsedGame& game, const ReplayOptions& replay) {
   ReplayOptions options = replay;
   options.keep_moves = true;
-  ReplayReport report = ReplayGame(game, options);
+  const ReplayReport report = ReplayGame(game, options);
   if (!report.valid || !report.start) {
     std::string why = "the game cannot be replayed";
     if (report.error) {
@@ -41,6 +41,10 @@ absl::StatusOr<GameView> ViewRecord(const ParsedGame& game, const ReplayOptions&
     }
     return absl::InvalidArgumentError(why);
   }
+  return ViewReplay(game, report);
+}
+
+GameView ViewReplay(const ParsedGame& game, const ReplayReport& report) {
   GameView view = ViewGame(*report.start, report.moves);
   const GameRecord& record = game.record;
   view.tags = record.tags;

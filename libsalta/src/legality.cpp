@@ -76,9 +76,10 @@ absl::StatusOr<Move> ResolveMove(const Position& pos, const MoveText& text) {
   const Variant& v = pos.variant();
   const Geometry& g = v.geometry();
   const Side side = pos.side_to_move();
-  if (pos.over())
-    return Illegal(
-        absl::StrCat("the game is already over (", EndReasonName(StatusOf(pos).reason), ")"));
+  if (pos.over()) return Illegal(absl::StrCat("the game is already over: ", WhyOver(pos)));
+  if (pos.ply() >= kMaxPly)
+    return Illegal(absl::StrCat("the ply limit is reached: a game has at most ", kMaxPly,
+                                " plies (half-moves)"));
   MoveList legal;
   GenerateLegal(pos, legal);
 

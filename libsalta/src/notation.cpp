@@ -1,5 +1,6 @@
 #include "salta/notation.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "absl/strings/ascii.h"
@@ -7,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "salta/movegen.h"
+#include "salta/text.h"
 
 namespace salta {
 namespace {
@@ -14,12 +16,13 @@ namespace {
 constexpr char kKindLetters[3] = {'S', 'M', 'U'};
 constexpr absl::string_view kKindNames[3] = {"star", "moon", "sun"};
 
+// Messages quote the input: escaped where it is not valid UTF-8.
 absl::Status Invalid(absl::string_view what, absl::string_view why) {
-  return absl::InvalidArgumentError(absl::StrCat(what, ": ", why));
+  return absl::InvalidArgumentError(EscapeForMessage(absl::StrCat(what, ": ", why)));
 }
 
 bool ParseInt(absl::string_view text, int& value) {
-  if (text.empty() || text.size() > 6) return false;
+  if (text.empty() || text.size() > 7) return false;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   return ec == std::errc() && end == text.data() + text.size();
 }
@@ -201,9 +204,11 @@ absl::StatusOr<Position> ParsePosition(const Variant& variant, absl::string_view
       for (int k = 0; k < 3; ++k)
         if (absl::ascii_toupper(letter) == kKindLetters[k]) kind = k;
       if (kind < 0)
-        return Invalid(where, absl::StrCat("unknown kind '", std::string(1, letter),
-                                           "': S star, M moon, U sun; uppercase for White, "
-                                           "lowercase for Black"));
+        return Invalid(where,
+                       absl::StrCat("unknown kind '",
+                                    token.substr(0, std::max<size_t>(1, Utf8Length(token, 0))),
+                                    "': S star, M moon, U sun; uppercase for White, "
+                                    "lowercase for Black"));
       const Side owner = absl::ascii_isupper(letter) ? Side::kWhite : Side::kBlack;
       const int number = token[1] - '0';
       if (number < 1 || number > kMaxNumber)
@@ -227,9 +232,11 @@ absl::StatusOr<Position> ParsePosition(const Variant& variant, absl::string_view
   }
 
   int ply = 0;
-  if (fields.size() >= 3 && (!ParseInt(fields[2], ply) || ply < 0 || ply > 1000000))
-    return Invalid(absl::StrCat("position field 3 \"", fields[2], "\""),
-                   "the ply must be a whole number from 0 (half-moves played)");
+  if (fields.size() >= 3 &&
+      (!AllDigits(fields[2]) || fields[2].size() > 7 || !ParseInt(fields[2], ply) || ply > kMaxPly))
+    return Invalid(
+        absl::StrCat("position field 3 \"", fields[2], "\""),
+        absl::StrCat("the ply must be a whole number from 0 to ", kMaxPly, " (half-moves played)"));
   absl::StatusOr<Position> pos = Position::Make(variant, pieces, side, ply);
   if (!pos.ok()) return Invalid("position", pos.status().message());
   if (fields.size() == 4) {

@@ -1,8 +1,11 @@
 #include "salta/perft.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <memory>
+#include <new>
 
 #include "absl/strings/str_cat.h"
 #include "salta/movegen.h"
@@ -18,12 +21,15 @@ namespace {
 // check instead of answering.
 class PerftTable {
  public:
-  explicit PerftTable(int mb) {
-    size_t bytes = size_t(mb) << 20;
+  // The largest power-of-two table within `mb` MB; nullptr when that memory
+  // cannot be had.
+  static std::unique_ptr<PerftTable> Make(int mb) {
+    const size_t bytes = size_t(mb) << 20;
     size_t n = 1;
     while (n * 2 * sizeof(Entry) <= bytes) n *= 2;
-    entries_ = std::make_unique<Entry[]>(n);
-    mask_ = n - 1;
+    std::unique_ptr<Entry[]> entries(new (std::nothrow) Entry[n]);
+    if (!entries) return nullptr;
+    return std::unique_ptr<PerftTable>(new PerftTable(std::move(entries), n - 1));
   }
 
   bool Probe(const Position& pos, int depth, uint64_t& nodes) const {
@@ -64,6 +70,8 @@ class PerftTable {
     if (pos.variant().limit_ply() > 0) hash ^= uint64_t(pos.ply() + 1) * 0xD6E8FEB86659FD93ull;
     return {w0, w1, hash};
   }
+  PerftTable(std::unique_ptr<Entry[]> entries, size_t mask)
+      : entries_(std::move(entries)), mask_(mask) {}
 
   std::unique_ptr<Entry[]> entries_;
   size_t mask_;
@@ -184,7 +192,20 @@ absl::StatusOr<PerftResult> CountPerftShare(const PerftPlan& plan, const PerftSh
     if (i % uint64_t(share.parts) == uint64_t(share.part)) mine.push_back(uint32_t(i));
 
   std::unique_ptr<PerftTable> table;
-  if (options.hash_mb > 0 && !mine.empty()) table = std::make_unique<PerftTable>(options.hash_mb);
+  if (options.hash_mb > 0 && !mine.empty()) {
+    // More than the machine has is refused before any allocation, so that an
+    // overcommitting system does not hand out memory it cannot back.
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    const uint64_t machine_mb =
+        pages > 0 && page > 0 ? (uint64_t(pages) * uint64_t(page)) >> 20 : 0;
+    if (machine_mb > 0 && uint64_t(options.hash_mb) > machine_mb)
+      return absl::ResourceExhaustedError(absl::StrCat("cannot allocate ", options.hash_mb,
+                                                       " MB for the hash table: the machine has ",
+                                                       machine_mb, " MB"));
+    if (!(table = PerftTable::Make(options.hash_mb)))
+      return absl::ResourceExhaustedError(absl::StrCat("cannot allocate ", options.hash_mb,
+                                                       " MB for the hash table (out of memory)"));
+  }
   const int threads = std::max<int>(
       1,
       std::min<size_t>(options.threads > 0 ? options.threads : ThreadPool::Cores(), mine.size()));

@@ -35,7 +35,9 @@ absl::StatusOr<Position> Position::Make(const Variant& variant,
     pos.bb_[int(SideOf(p))] |= SquareBit(s);
     pos.targets_[int(SideOf(p))] |= SquareBit(variant.target(p));
   }
-  if (ply < 0) return absl::InvalidArgumentError(absl::StrCat("ply ", ply, " is negative"));
+  if (ply < 0 || ply > kMaxPly)
+    return absl::InvalidArgumentError(
+        absl::StrCat("ply ", ply, " is out of range: 0 to ", kMaxPly));
   pos.side_to_move_ = side_to_move;
   pos.ply_ = ply;
   pos.phase_ = pos.DerivePhase();

@@ -8,6 +8,8 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "salta/position.h"  // kMaxPly
+#include "salta/text.h"
 
 namespace salta {
 namespace {
@@ -27,31 +29,19 @@ bool IsTokenByte(unsigned char c) {
          c != '(' && c != ')' && c != '"';
 }
 
-// The length of the valid UTF-8 sequence starting at s[i] (a non-ASCII lead
-// byte), or 0 if it is not valid UTF-8.
-size_t Utf8Length(absl::string_view s, size_t i) {
-  const unsigned char c = s[i];
-  size_t n;
-  uint32_t cp;
-  if (c >= 0xC2 && c <= 0xDF) {
-    n = 2, cp = c & 0x1F;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    n = 3, cp = c & 0x0F;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    n = 4, cp = c & 0x07;
-  } else {
-    return 0;
-  }
-  if (i + n > s.size()) return 0;
-  for (size_t k = 1; k < n; ++k) {
-    const unsigned char d = s[i + k];
-    if ((d & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (d & 0x3F);
-  }
-  if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-      (cp >= 0xD800 && cp <= 0xDFFF))
-    return 0;
-  return n;
+// Whether a movetext token ends a game: a result token, alone or glued to a
+// move number the parser accepts ("12.1-0", "12...*"). GameSplitter and the
+// parser must agree on this, so that a game text ends where its game does.
+bool EndsGame(absl::string_view token) {
+  if (IsResultToken(token)) return true;
+  size_t digits = 0;
+  while (digits < token.size() && absl::ascii_isdigit(token[digits])) ++digits;
+  if (digits == 0 || digits > 7 ||
+      token.substr(0, digits).find_first_not_of('0') == absl::string_view::npos)
+    return false;
+  size_t dots = 0;
+  while (digits + dots < token.size() && token[digits + dots] == '.') ++dots;
+  return (dots == 1 || dots == 3) && IsResultToken(token.substr(digits + dots));
 }
 
 std::string Describe(unsigned char c) {
@@ -533,8 +523,13 @@ bool GameSplitter::Next(GameText& out) {
   State state = kTop;
   bool movetext = false;
   size_t comment_len = 0;
+  // The movetext token being read (its first bytes: a token that ends a
+  // game is short), so that a game ends after its result token.
+  char token[16];
+  size_t token_len = 0;
   out.start = {line_, column_};
   bool boundary = false;
+  bool blank = true;  // only white space so far (what follows the last game)
   while (!boundary) {
     if (pos_ >= end_ && !Fill()) break;
     const size_t run = pos_;
@@ -542,6 +537,19 @@ bool GameSplitter::Next(GameText& out) {
       const unsigned char c = buf_[pos_];
       switch (state) {
         case kTop:
+          if (IsTokenByte(c)) {
+            if (token_len < sizeof token) token[token_len] = char(c);
+            ++token_len;
+            movetext = true;
+            break;
+          }
+          if (token_len > 0) {
+            if (token_len <= sizeof token && EndsGame(absl::string_view(token, token_len))) {
+              boundary = true;
+              break;
+            }
+            token_len = 0;
+          }
           if (c == '[') {
             if (movetext) {
               boundary = true;
@@ -582,6 +590,7 @@ bool GameSplitter::Next(GameText& out) {
           break;
       }
       if (boundary) break;
+      blank = blank && IsSpace(c);
       if (c == '\n') {
         ++line_;
         column_ = 1;
@@ -598,7 +607,7 @@ bool GameSplitter::Next(GameText& out) {
       out.text.append(buf_.data() + run, n);
     }
   }
-  return !out.text.empty();
+  return !blank;
 }
 
 void ParseGames(const GameText& text, const std::function<void(ParsedGame&&)>& on_game,
@@ -640,7 +649,7 @@ Numbering NumberingOf(const GameRecord& game) {
   n.black_first = fields[0] == "b" || fields[0] == "B";
   if (fields.size() >= 3) {
     int ply = 0;
-    if (absl::SimpleAtoi(fields[2], &ply) && ply >= 0 && ply <= 10000000)
+    if (absl::SimpleAtoi(fields[2], &ply) && ply >= 0 && ply <= kMaxPly)
       n.first_number = ply / 2 + 1;
   }
   return n;

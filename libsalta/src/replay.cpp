@@ -13,6 +13,7 @@
 #include "salta/legality.h"
 #include "salta/movegen.h"
 #include "salta/notation.h"
+#include "salta/text.h"
 
 // The scoring count (ScoreByCount, at the end) is the one use of score.h.
 #include "salta/score.h"
@@ -80,25 +81,8 @@ std::string ListJumps(const Position& pos, const MoveList& legal) {
 
 // Why no move may follow: the game is over.
 std::string EndText(const Position& pos, int ended_ply) {
-  const GameStatus st = StatusOf(pos);
-  const std::string when =
-      ended_ply > 0 ? absl::StrCat(" at ply ", ended_ply) : std::string(" in the start position");
-  switch (st.reason) {
-    case EndReason::kGoal:
-      return absl::StrCat(pos.Completed(Side::kWhite) ? "White" : "Black", " completed its goal",
-                          when);
-    case EndReason::kExtraMove:
-      return absl::StrCat("White completed its goal and Black's extra move ended the game", when);
-    case EndReason::kMoveLimit:
-      return absl::StrCat("the move limit of ", pos.variant().rules().move_limit,
-                          " moves each was reached", when);
-    case EndReason::kBlocked:
-      return absl::StrCat(SideName(pos.side_to_move()), " has no legal move and has lost",
-                          " (block=lose)", when);
-    case EndReason::kNone:
-      break;
-  }
-  return absl::StrCat("the game is over", when);
+  return absl::StrCat(WhyOver(pos), ended_ply > 0 ? absl::StrCat(" at ply ", ended_ply)
+                                                  : std::string(" in the start position"));
 }
 
 class Replayer {
@@ -240,6 +224,11 @@ class Replayer {
         Error(issue(absl::StrCat("move after the end of the game: ", EndText(pos, ended_ply))));
         return;
       }
+      if (pos.ply() >= kMaxPly) {
+        Error(issue(absl::StrCat("the ply limit is reached: a game has at most ", kMaxPly,
+                                 " plies (half-moves)")));
+        return;
+      }
       GenerateLegal(pos, legal);
       if (legal.empty()) {
         Error(issue(absl::StrCat("move after the end of the game: ", EndText(pos, int(k)))));
@@ -317,11 +306,8 @@ class Replayer {
     const std::string* tag = record_.Tag("Result");
     const SourcePos tag_at = record_.TagAt("Result");
     const std::string& token = record_.result;
-    auto issue = [&](SourcePos at, std::string reason) {
-      ReplayIssue i = At(at, std::move(reason));
-      i.ply = report_.plies;
-      return i;
-    };
+    // Tags and the result concern no move: ply 0 (docs/salta-validate.md).
+    auto issue = [&](SourcePos at, std::string reason) { return At(at, std::move(reason)); };
     if (tag && !IsResultToken(*tag)) {
       Error(issue(tag_at, absl::StrCat("Result tag \"", *tag,
                                        "\" is not a result: 1-0, 0-1, 1/2-1/2 or *")));
@@ -342,6 +328,9 @@ class Replayer {
 
     const GameStatus st = StatusOf(pos);
     report_.end = st.reason;
+    report_.finished = st.over();
+    if (const std::string* termination = record_.Tag("Termination"))
+      report_.termination = *termination;
     if (st.reason == EndReason::kBlocked) ended_ply_ = report_.plies;
     const bool extra_pending = st.extra_move_pending;
     // The scoring count, computed only where the result or a Score tag needs it.
@@ -349,7 +338,7 @@ class Replayer {
         st.scorable() && (record_.Tag("Score") != nullptr || st.outcome == Outcome::kUndecided ||
                           (extra_pending && claimed != "*" && claimed != "0-1"));
     std::optional<CountedScore> counted;
-    if (needs_count) counted = ScoreByCount(pos);
+    if (needs_count) counted = ScoreByCount(pos, options_.count);
     const std::string* score_tag = record_.Tag("Score");
     const SourcePos score_at = record_.TagAt("Score");
     std::optional<int> score_claimed;
@@ -384,7 +373,10 @@ class Replayer {
         expected = ResultToken(counted->outcome);
       }
     } else {
-      expected = "*";
+      // Not over by the moves: as in PGN, a game may end by resignation,
+      // agreement, adjudication or time (the Termination tag says how), so
+      // any result is the record's to give.
+      expected = claimed.empty() ? "*" : claimed;
       why = absl::StrCat("the game is not over after ply ", report_.plies,
                          " (no goal completed, no move limit reached)");
     }
@@ -407,7 +399,7 @@ class Replayer {
       Warn(issue(
           claimed_at,
           absl::StrCat("result ", claimed, " not checked: ", why,
-                       "; the scoring count is not available (not exact within the time limit)")));
+                       "; the scoring count is not available (not exact within its node limit)")));
 
     if (!score_claimed) return;
     if (!st.scorable()) {
@@ -421,12 +413,11 @@ class Replayer {
     }
     if (!counted) {
       if (!(st.over() && st.outcome == Outcome::kDraw))
-        Warn(
-            issue(score_at,
-                  absl::StrCat(
-                      "score not checked: Score ", *score_claimed,
-                      " needs the scoring count, which is not available (not exact within the time "
-                      "limit)")));
+        Warn(issue(
+            score_at,
+            absl::StrCat("score not checked: Score ", *score_claimed,
+                         " needs the scoring count, which is not available (not exact within its "
+                         "node limit)")));
       return;
     }
     if (counted->points != *score_claimed)
@@ -449,8 +440,8 @@ ReplayReport ReplayGame(const ParsedGame& game, const ReplayOptions& options) {
 }
 
 absl::StatusOr<Geometry> ParseBoardTag(absl::string_view text) {
-  const std::string usage = absl::StrCat(
-      "\"", text, "\": expected \"NxN, R rows\" (e.g. \"8x8, 2 rows\"), \"NxN\" or \"N\"");
+  const std::string usage = EscapeForMessage(absl::StrCat(
+      "\"", text, "\": expected \"NxN, R rows\" (e.g. \"8x8, 2 rows\"), \"NxN\" or \"N\""));
   std::vector<absl::string_view> parts = absl::StrSplit(text, ',');
   if (parts.size() > 2) return absl::InvalidArgumentError(usage);
   absl::string_view size_text = absl::StripAsciiWhitespace(parts[0]);
@@ -472,9 +463,15 @@ absl::StatusOr<Geometry> ParseBoardTag(absl::string_view text) {
   return Geometry::Make(n, rows);
 }
 
-std::optional<CountedScore> ScoreByCount(const Position& final_position) {
+FinishOptions ScoreCountOptions(uint64_t node_limit) {
   FinishOptions options;
-  options.time_limit_seconds = 10;
+  options.node_limit = node_limit;
+  options.reuse_cached_patterns = false;
+  return options;
+}
+
+std::optional<CountedScore> ScoreByCount(const Position& final_position,
+                                         const FinishOptions& options) {
   absl::StatusOr<GameScore> score = ScoreGame(final_position, options);
   if (!score.ok() || !score->exact || score->points == kUnknownMoves ||
       score->outcome == Outcome::kUndecided || score->outcome == Outcome::kNone)

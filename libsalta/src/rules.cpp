@@ -6,9 +6,15 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "salta/text.h"
 
 namespace salta {
 namespace {
+
+// An error that quotes the input: escaped where it is not valid UTF-8.
+absl::Status InvalidQuoting(absl::string_view message) {
+  return absl::InvalidArgumentError(EscapeForMessage(message));
+}
 
 // Each option: its name, its values in enum order, and accessors.
 struct Option {
@@ -106,8 +112,8 @@ absl::StatusOr<Rules> Rules::Preset(absl::string_view name) {
   if (name == "standard") return Standard();
   if (name == "pre1900") return Pre1900();
   if (name == "forward") return Forward();
-  return absl::InvalidArgumentError(absl::StrCat(
-      "unknown rules preset \"", name, "\": the presets are ", absl::StrJoin(PresetNames(), ", ")));
+  return InvalidQuoting(absl::StrCat("unknown rules preset \"", name, "\": the presets are ",
+                                     absl::StrJoin(PresetNames(), ", ")));
 }
 
 absl::Status Rules::Set(absl::string_view key, absl::string_view value) {
@@ -117,7 +123,7 @@ absl::Status Rules::Set(absl::string_view key, absl::string_view value) {
       int v = -1;
       auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
       if (ec != std::errc() || end != value.data() + value.size() || v < 0 || v > kMaxMoveLimit)
-        return absl::InvalidArgumentError(absl::StrCat(
+        return InvalidQuoting(absl::StrCat(
             "invalid value \"", value, "\" for rule option ", key,
             ": expected a whole number of moves from 0 (no limit) to ", kMaxMoveLimit));
       o.set(*this, v);
@@ -129,19 +135,18 @@ absl::Status Rules::Set(absl::string_view key, absl::string_view value) {
         return absl::OkStatus();
       }
     }
-    return absl::InvalidArgumentError(absl::StrCat("invalid value \"", value, "\" for rule option ",
-                                                   key, ": the values are ",
-                                                   absl::StrJoin(o.values, ", ")));
+    return InvalidQuoting(absl::StrCat("invalid value \"", value, "\" for rule option ", key,
+                                       ": the values are ", absl::StrJoin(o.values, ", ")));
   }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "unknown rule option \"", key, "\": the options are ", absl::StrJoin(OptionNames(), ", ")));
+  return InvalidQuoting(absl::StrCat("unknown rule option \"", key, "\": the options are ",
+                                     absl::StrJoin(OptionNames(), ", ")));
 }
 
 absl::Status Rules::SetFromString(absl::string_view assignment) {
   size_t eq = assignment.find('=');
   if (eq == absl::string_view::npos)
-    return absl::InvalidArgumentError(absl::StrCat(
-        "rule option \"", assignment, "\" must be written KEY=VALUE, e.g. move-limit=120"));
+    return InvalidQuoting(absl::StrCat("rule option \"", assignment,
+                                       "\" must be written KEY=VALUE, e.g. move-limit=120"));
   return Set(assignment.substr(0, eq), assignment.substr(eq + 1));
 }
 

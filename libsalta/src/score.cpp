@@ -57,11 +57,11 @@ absl::StatusOr<GameScore> ScoreGame(const Position& pos, const FinishOptions& op
   GameScore score;
   const Rules& rules = pos.variant().rules();
 
-  // White completed and Black's extra move is still to be played: scored as
-  // if Black played it optimally.
+  // White completed and Black's extra move is still to be played, or was cut
+  // off by the move limit: scored as if Black played it optimally.
   const GameStatus status = StatusOf(pos);
-  if (status.extra_move_pending) {
-    score.reason = EndReason::kExtraMove;
+  if (status.extra_move_pending || status.extra_move_cut) {
+    score.reason = status.extra_move_cut ? EndReason::kMoveLimit : EndReason::kExtraMove;
     score.extra_move_credited = true;
     absl::StatusOr<FinishResult> need = Count(pos, Side::kBlack, options, score);
     if (!need.ok()) return need.status();
@@ -78,7 +78,10 @@ absl::StatusOr<GameScore> ScoreGame(const Position& pos, const FinishOptions& op
     score.summary =
         absl::StrCat(score.outcome == Outcome::kDraw ? "Draw" : WinnerText(score.outcome),
                      score.points > 0 ? absl::StrCat(" by ", score.points) : std::string(),
-                     " (White completed; Black's extra move not played, credited: ",
+                     status.extra_move_cut
+                         ? " (White completed as the move limit was reached; Black's extra move "
+                           "not played, credited: "
+                         : " (White completed; Black's extra move not played, credited: ",
                      NeedText(*need, Side::kBlack), ", less one)");
     return score;
   }

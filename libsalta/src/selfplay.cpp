@@ -7,6 +7,7 @@
 #include "salta/movegen.h"
 #include "salta/notation.h"
 #include "salta/replay.h"
+#include "salta/text.h"
 
 namespace salta {
 namespace {
@@ -54,8 +55,8 @@ Move Choose(const Position& pos, const MoveList& legal, Player player, int noise
 absl::StatusOr<Player> ParsePlayer(absl::string_view name) {
   if (name == "random") return Player::kRandom;
   if (name == "greedy") return Player::kGreedy;
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown player \"", name, "\": the players are random and greedy"));
+  return absl::InvalidArgumentError(EscapeForMessage(
+      absl::StrCat("unknown player \"", name, "\": the players are random and greedy")));
 }
 
 absl::string_view PlayerName(Player p) {
@@ -81,7 +82,7 @@ SelfPlayGame PlayGame(const Position& start, const SelfPlayOptions& options, uin
   Position pos = start;
   MoveList legal;
   while (options.max_plies == 0 || out.plies < options.max_plies) {
-    if (pos.over()) break;
+    if (pos.over() || pos.ply() >= kMaxPly) break;
     GenerateLegal(pos, legal);
     if (legal.empty()) break;  // block=lose: the side to move has lost
     const Player player = pos.side_to_move() == Side::kWhite ? options.white : options.black;
@@ -95,7 +96,8 @@ SelfPlayGame PlayGame(const Position& start, const SelfPlayOptions& options, uin
   std::string result = "*";
   if (out.status.over()) {
     if (out.status.outcome != Outcome::kUndecided) result = ResultToken(out.status.outcome);
-    if (std::optional<CountedScore> counted = options.score ? ScoreByCount(pos) : std::nullopt) {
+    if (std::optional<CountedScore> counted =
+            options.score ? ScoreByCount(pos, options.count) : std::nullopt) {
       result = ResultToken(counted->outcome);
       r.SetTag("Score", absl::StrCat(counted->points));
     }

@@ -46,6 +46,11 @@ struct FinishOptions {
   // saved when not. Empty: built in memory. Either way they are cached for
   // the life of the process.
   std::string pattern_dir;
+  // Whether a count may start from the large pattern databases when earlier
+  // counts of the process left them in memory (fewer nodes). False: a count
+  // always takes the same nodes, whatever ran before it, so that under a
+  // node_limit whether it is exact depends on the position alone.
+  bool reuse_cached_patterns = true;
   // Called between iterations with the proven lower bound and nodes so far.
   std::function<void(int lower, uint64_t nodes)> progress;
 };

@@ -50,11 +50,21 @@ struct GameStatus {
   // White has completed and Black's compensating move is still to be made:
   // not over yet, but a record that stops here is scored (score.h).
   bool extra_move_pending = false;
+  // White completed with the move that reached the move limit (a position
+  // whose ply does not match its side to move): over by the move limit
+  // before Black's extra move, which the score credits as when it is
+  // pending (docs/rules.md §8). The outcome then needs Black's count.
+  bool extra_move_cut = false;
   bool over() const { return reason != EndReason::kNone; }
   // Over, or stopped where the rules still give a score.
   bool scorable() const { return over() || extra_move_pending; }
 };
 GameStatus StatusOf(const Position& pos);
+
+// Why a game that is over is over, in words: "White completed its goal and
+// Black's extra move ended the game", "the move limit of 120 moves each was
+// reached", ... (for messages; "" when the game is in play).
+std::string WhyOver(const Position& pos);
 
 // The result as written in records: "1-0", "0-1", "1/2-1/2"; "*" while in
 // play or undecided.

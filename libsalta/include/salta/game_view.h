@@ -57,6 +57,9 @@ GameView ViewGame(const Position& start, const std::vector<Move>& moves);
 // InvalidArgument error: "LINE:COLUMN: ply P \"MOVE\": reason", or
 // "LINE:COLUMN: reason" where it concerns no move.
 absl::StatusOr<GameView> ViewRecord(const ParsedGame& game, const ReplayOptions& replay);
+// The same from the game's valid replay (ReplayGame with keep_moves), for
+// callers that report its errors themselves.
+GameView ViewReplay(const ParsedGame& game, const ReplayReport& report);
 
 // Scores the final position when the game is over or awaits Black's extra
 // move (ScoreGame), and counts both sides, with `count`: bounds, not exact

@@ -15,6 +15,12 @@
 
 namespace salta {
 
+// The most half-moves a game may have played: a position is read with a ply
+// from 0 to kMaxPly (docs/notation.md), and no move is played past it
+// (ResolveMove, PlayMoves and the replay refuse one), so that every position
+// prints as text that reads back.
+inline constexpr int kMaxPly = 1000000;
+
 enum class Phase : uint8_t {
   kPlay = 0,       // the side to move plays normally
   kExtraMove = 1,  // White has completed; Black makes its one compensating move
@@ -34,6 +40,7 @@ class Position {
   // Any subset of the pieces on any squares. The phase is derived from the
   // pieces, the side to move and the ply: a completed goal or a reached move
   // limit ends the game, White's completion gives Black its extra move.
+  // The ply is 0 to kMaxPly.
   static absl::StatusOr<Position> Make(const Variant& variant,
                                        const std::vector<std::pair<PieceId, Square>>& pieces,
                                        Side side_to_move, int ply) {

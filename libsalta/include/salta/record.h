@@ -94,18 +94,18 @@ struct RecordLimits {
   size_t max_tags = 256;
 };
 
-// The text of one game (or of several tagless games that follow each other
-// with no tag section between them), where it starts in the input, and
-// whether it had to be cut at max_game_bytes.
+// The text of one game, where it starts in the input, and whether it had to
+// be cut at max_game_bytes.
 struct GameText {
   std::string text;
   SourcePos start;
   bool too_long = false;
 };
 
-// Cuts a stream into game texts. A game starts at the first '[' outside
-// comments and tag values that follows movetext (or at the start of input).
-// Only the current game's text is held in memory.
+// Cuts a stream into game texts. A game ends after its result token (as in
+// PGN, with or without tags) or where a '[' outside comments and tag values
+// follows its movetext. Only the current game's text is held in memory, so
+// memory is bounded by the longest game whatever the number of games.
 class GameSplitter {
  public:
   explicit GameSplitter(std::istream& in, const RecordLimits& limits = {});

@@ -3,10 +3,12 @@
 // against the game as played. docs/salta-validate.md describes the checks.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "salta/finish.h"
 #include "salta/game.h"
 #include "salta/piece.h"
 #include "salta/position.h"
@@ -14,6 +16,16 @@
 #include "salta/variant.h"
 
 namespace salta {
+
+// The bound on each scoring count of replay and self-play: a number of
+// searched nodes, never a time, so that a verdict depends on the input alone
+// (not on the machine, its load or the number of threads). About 10 s of
+// counting on one core; 0 would be no limit.
+inline constexpr uint64_t kDefaultScoreNodeLimit = 10000000;
+
+// The options of a scoring count bounded by `node_limit` (0: no limit) whose
+// result depends on the position and the limit alone.
+FinishOptions ScoreCountOptions(uint64_t node_limit = kDefaultScoreNodeLimit);
 
 struct ReplayOptions {
   // The rules of a game without a Rules tag: a preset and overrides, as in
@@ -24,6 +36,9 @@ struct ReplayOptions {
   // The over-the-board custom ("Salta!"): a missed jump is a warning, and the
   // same side must jump on its next move if it can; by default it is an error.
   bool lenient = false;
+  // How each scoring count (a Score tag, or a result that needs the count) is
+  // made and bounded.
+  FinishOptions count = ScoreCountOptions();
   // Keep the moves as played (ReplayReport::start and moves), for callers
   // that show the game ply by ply.
   bool keep_moves = false;
@@ -47,6 +62,12 @@ struct ReplayReport {
   // Empty for an invalid game.
   std::string result;
   EndReason end = EndReason::kNone;
+  // The moves end the game (end is not kNone). An unfinished game may still
+  // carry any result (resignation, agreement, adjudication, time forfeit).
+  bool finished = false;
+  // The Termination tag's value (how the game ended, as the record says),
+  // when there is one.
+  std::optional<std::string> termination;
   // The winner's points, when counted: the count is made only where a Score
   // tag or the result needs it.
   std::optional<int> score;
@@ -68,12 +89,13 @@ ReplayReport ReplayGame(const ParsedGame& game, const ReplayOptions& options);
 // score.h: the outcome and the winner's points of a finished game, of a game
 // at White's completion whose extra move is not recorded, or of a game over by
 // the move limit. nullopt when the count is not available (not exact within
-// its time limit of 10 s, or an error): callers then say it was not checked.
+// the limits of `options`, or an error): callers then say it was not checked.
 struct CountedScore {
   Outcome outcome = Outcome::kNone;
   int points = 0;
 };
-std::optional<CountedScore> ScoreByCount(const Position& final_position);
+std::optional<CountedScore> ScoreByCount(const Position& final_position,
+                                         const FinishOptions& options = ScoreCountOptions());
 
 // A Board tag value: "NxN, R rows" as Geometry::ToString writes it, or "NxN"
 // or "N" with R = 3 where it fits (else the most rows that fit).

@@ -4,7 +4,8 @@
 //     the loser's minimum moves to finish (salta/finish.h); White completing
 //     and Black completing with its extra move is a draw (0);
 //   - White completed and Black's extra move was not played (Black to move
-//     in the extra-move phase): scored as if Black had played it optimally,
+//     in the extra-move phase, or the move limit reached by White's
+//     completing move): scored as if Black had played it optimally,
 //     max(need - 1, 0) points, 0 being a draw;
 //   - move limit, limit-scoring=moves: need_W against need_B' =
 //     max(need_B - 1, 0); the smaller wins by the difference; equal draws;

@@ -11,6 +11,7 @@
 #include "salta/game.h"
 #include "salta/position.h"
 #include "salta/record.h"
+#include "salta/replay.h"
 #include "salta/variant.h"
 
 namespace salta {
@@ -34,6 +35,9 @@ struct SelfPlayOptions {
   // Count the score of a finished game (a Score tag; the result of a game
   // over by the move limit under limit-scoring=moves needs it).
   bool score = true;
+  // How that count is made and bounded (replay.h): by nodes, so that the
+  // same seed gives the same games on any machine.
+  FinishOptions count = ScoreCountOptions();
 };
 
 struct SelfPlayGame {
