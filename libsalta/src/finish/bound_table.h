@@ -1,44 +1,44 @@
-// The table of proven lower bounds: for states whose search failed, the
-// bound that failure proved.
+// The table of proven bounds: for each search node whose search failed, the
+// lower bound that failure proved (the least, over the moves searched, of
+// one plus the child's bound). Later visits -- the same node in the next
+// iteration of IDA*, or a transposition -- start from it.
+//
+// A node is a state and the last move's piece and from-square: what the
+// canonical order of commuting moves lets a node search depends on the move
+// that led to it (search.h), so a bound proven under one history is kept
+// for that history only.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "finish/problem.h"
+
 namespace salta::finish_internal {
 
-// A state: the square of each piece, packed six bits a piece in two words.
-
-struct Key {
-  uint64_t a = 0, b = 0;
-  bool operator==(const Key&) const = default;
-};
-
-// MurmurHash3's finaliser: every bit of the input reaches the low bits.
-inline uint64_t Mix64(uint64_t h) {
-  h ^= h >> 33;
-  h *= 0xFF51AFD7ED558CCDull;
-  h ^= h >> 33;
-  h *= 0xC4CEB9FE1A85EC53ull;
-  return h ^ (h >> 33);
-}
-inline uint64_t HashKey(const Key& k) {
-  return Mix64(k.a ^ Mix64(k.b + 0x9E3779B97F4A7C15ull));
+// The key of a search node: the state's key with the last move (piece and
+// from-square, -1 at the root) in its spare bits.
+inline Key NodeKey(Key state, int last_piece, int last_from) {
+  state.a |= uint64_t(last_piece + 1) << 60;
+  state.b |= uint64_t(last_from + 1) << 32;
+  return state;
 }
 
-// Lower bounds proven by failed searches, by exact state. Grows up to a
-// maximum, then replaces the weakest bound in the probed window.
 class BoundTable {
  public:
-  explicit BoundTable(size_t max_entries) : max_(max_entries) { Resize(1 << 10); }
+  explicit BoundTable(size_t max_entries) : max_(std::max<size_t>(max_entries, 1024)) {
+    Resize(1024);
+  }
 
+  // The proven bound of the node, 0 if none.
   int Probe(const Key& k) const {
     const size_t h = HashKey(k);
     for (size_t i = 0; i < kWindow; ++i) {
       const Entry& e = entries_[(h + i) & mask_];
-      if (e.bound == 0) return 0;
-      if (e.key == k) return e.bound;
+      if (e.empty()) return 0;
+      if (e.Is(k)) return e.bound();
     }
     return 0;
   }
@@ -50,35 +50,50 @@ class BoundTable {
       Entry* weakest = nullptr;
       for (size_t i = 0; i < kWindow; ++i) {
         Entry& e = entries_[(h + i) & mask_];
-        if (e.bound == 0) {
-          e.key = k;
-          e.bound = bound;
+        if (e.empty()) {
+          e.Set(k, bound);
           ++used_;
           if (used_ * 2 > entries_.size() && entries_.size() < max_) Resize(entries_.size() * 2);
           return;
         }
-        if (e.key == k) {
-          e.bound = std::max(e.bound, bound);
+        if (e.Is(k)) {
+          e.Set(k, std::max(e.bound(), bound));
           return;
         }
-        if (!weakest || e.bound < weakest->bound) weakest = &e;
+        if (!weakest || e.bound() < weakest->bound()) weakest = &e;
       }
       if (entries_.size() < max_) {
         Resize(entries_.size() * 2);
         continue;
       }
-      weakest->key = k;
-      weakest->bound = bound;
+      weakest->Set(k, bound);  // a bound is only an optimisation: losing one is safe
       return;
     }
   }
 
+  void Clear() {
+    entries_.assign(entries_.size(), Entry{});
+    used_ = 0;
+  }
+
  private:
   static constexpr size_t kWindow = 8;
+  // The key with the bound in the top 16 bits of b (NodeKey leaves them
+  // free); 0xFFFF stands for kInf.
   struct Entry {
-    Key key;
-    int bound = 0;  // 0: empty
+    uint64_t a = 0, b = 0;
+    bool empty() const { return (b >> 48) == 0; }
+    bool Is(const Key& k) const { return a == k.a && (b & kKeyBits) == k.b; }
+    int bound() const {
+      const int v = int(b >> 48);
+      return v == 0xFFFF ? kInf : v;
+    }
+    void Set(const Key& k, int v) {
+      a = k.a;
+      b = k.b | (uint64_t(v >= 0xFFFF ? 0xFFFF : v) << 48);
+    }
   };
+  static constexpr uint64_t kKeyBits = (uint64_t(1) << 48) - 1;
 
   void Resize(size_t size) {
     std::vector<Entry> old = std::move(entries_);
@@ -86,13 +101,13 @@ class BoundTable {
     mask_ = size - 1;
     used_ = 0;
     for (const Entry& e : old)
-      if (e.bound > 0) Insert(e);
+      if (!e.empty()) Insert(e);
   }
   void Insert(const Entry& entry) {
-    const size_t h = HashKey(entry.key);
+    const size_t h = HashKey(Key{entry.a, entry.b & kKeyBits});
     for (size_t i = 0; i < kWindow; ++i) {
       Entry& e = entries_[(h + i) & mask_];
-      if (e.bound == 0) {
+      if (e.empty()) {
         e = entry;
         ++used_;
         return;

@@ -1,49 +1,90 @@
-// Pattern databases: the exact cost of a group of pieces alone on the
-// board, for every placement of the group; partitions of the pieces into
-// groups, whose costs add up to a lower bound.
+// Pattern databases: for a group of pieces with given targets, the exact
+// cost of every placement of the group alone on the board (the other pieces
+// removed), indexed by the perfect placement index of salta/index.h. Where
+// no piece can jump, removing pieces only makes moves easier, so a group's
+// cost is a lower bound on its pieces' share of any solution; a move moves
+// one piece, so over disjoint groups the costs add up to a lower bound.
+//
+// Databases are built by breadth-first search backwards from the group's
+// goal, kept for the life of the process in one cache (process-wide, behind
+// a mutex: every count of a process shares them), and, given a directory,
+// stored there as RocksDB tables (salta/store.h) that later processes load.
 #pragma once
 
-#include <array>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "finish/problem.h"
+#include "salta/finish.h"
+#include "salta/index.h"
 
 namespace salta::finish_internal {
 
-struct Pdb {
-  int k = 0;
-  int n = 0;
-  std::vector<uint8_t> table;  // index sum(s_j * n^j); kPdbUnreachable: cannot finish
+inline constexpr uint8_t kPdbUnreachable = 255;
+// The most pieces one database may cover: 4 on 10x10 is 5.5 million
+// placements (5.5 MB); 5 would be 254 MB.
+inline constexpr int kMaxGroupSize = kMaxPatternGroupSize;
+
+struct PatternDb {
+  std::vector<int8_t> targets;  // of the group's pieces, in index order
+  PlacementIndex index;
+  std::vector<uint8_t> values;  // by index; kPdbUnreachable: cannot finish
 };
 
-uint64_t PdbSize(int n, int k);
-// Breadth-first search backwards from the goal over the group's moves.
-std::shared_ptr<Pdb> BuildPdb(const Problem& p, const std::vector<int8_t>& targets);
-// Relaxed single-piece distances as a one-piece database.
-std::shared_ptr<Pdb> BuildDistance(const Problem& p, const std::vector<Bitboard>& reach,
-                                   Square target);
+// Breadth-first search backwards from the group's goal; targets.size() is
+// at most kMaxGroupSize. Needs a problem without jumps.
+std::shared_ptr<const PatternDb> BuildPatternDb(const Problem& p,
+                                                const std::vector<int8_t>& targets);
 
-// A partition of the pieces into groups, each with its database.
+// Where tables come from and what to tell the user about them.
+struct PatternSource {
+  std::string dir;  // empty: in memory only
+  // Told when a stored table is damaged (and rebuilt) or built and stored.
+  std::function<void(const std::string&)> report;
+};
+
+// The database for the group, from the process's cache, else loaded from
+// source.dir, else built (and stored in source.dir). A damaged stored table
+// is reported and rebuilt; a directory that holds some other kind of table,
+// and any I/O or database error, is an error.
+absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
+                                                               const std::vector<int8_t>& targets,
+                                                               const PatternSource& source);
+// The database if the cache holds it already, else null.
+std::shared_ptr<const PatternDb> CachedPatternDb(const Problem& p,
+                                                 const std::vector<int8_t>& targets);
+
+// The directory a database's table has under `dir`.
+std::string PatternTableDir(const Problem& p, const std::vector<int8_t>& targets,
+                            const std::string& dir);
+
+// A partition of the pieces into groups, each with its database (or, for
+// groups of one piece, its relaxed distances).
 struct Group {
   std::vector<int> pieces;
-  std::shared_ptr<const Pdb> pdb;
-  std::array<uint32_t, 8> weight{};
+  std::shared_ptr<const PatternDb> pdb;
 };
-struct Partition {
-  std::vector<Group> groups;
-  std::array<int8_t, kMaxPiecesInProblem> group_of{};
-};
+using Partition = std::vector<Group>;
 
-int DefaultGroupSize(int n);
-// Groups of at most `size` pieces, by where they go: the pieces sorted by
-// target (file, then rank) and cut into runs, the first run `offset` long.
-absl::StatusOr<std::vector<Partition>> MakePartitions(const Problem& p, int size,
-                                                      const std::vector<int>& offsets,
-                                                      const std::string& dir,
-                                                      bool cached_only = false);
-std::vector<int> DefaultOffsets(int size);
+// Partitions by where pieces go: the pieces sorted by target (file, then
+// rank) and cut into runs of `size`, the first run `offset` long (one
+// partition per offset), so that pieces whose paths cross the same squares
+// share a group in some partition. Only the piece indices; no databases.
+std::vector<std::vector<std::vector<int>>> PartitionsByTarget(const Problem& p, int size,
+                                                              const std::vector<int>& offsets);
+
+// The groups of `layout` with their databases (see FindPatternDb); with
+// cached_only, an empty list unless all are in the cache.
+absl::StatusOr<std::vector<Partition>> ResolvePartitions(
+    const Problem& p, const std::vector<std::vector<std::vector<int>>>& layout,
+    const PatternSource& source, bool cached_only);
+
+// One partition of single pieces with their relaxed distances (jumps as if
+// always possible): the bound where no database applies.
+Partition SinglePieces(const Problem& p);
 
 }  // namespace salta::finish_internal

@@ -1,5 +1,7 @@
 #include "finish/problem.h"
 
+#include <algorithm>
+
 namespace salta::finish_internal {
 
 Problem MakeProblem(const Position& pos, Side side) {
@@ -18,32 +20,36 @@ Problem MakeProblem(const Position& pos, Side side) {
   }
   const Rules& r = p.variant->rules();
   p.num_step_dirs = p.variant->num_step_dirs();
-  p.step_dirs = p.variant->step_dirs(Side::kWhite);
+  const std::array<Direction, 4>& dirs = p.variant->step_dirs(Side::kWhite);
+  for (Square s = 0; s < p.n; ++s)
+    for (int d = 0; d < 4; ++d)
+      p.step_to[s][d] = d < p.num_step_dirs ? int8_t(p.g->neighbor(s, dirs[d])) : int8_t(-1);
   p.jumps = r.jump_over == JumpOver::kAny;
-  p.num_jump_dirs = p.variant->num_jump_dirs();
-  p.jump_dirs = p.variant->jump_dirs(Side::kWhite);
-  p.chain = r.chain;
   p.steps_only = !p.jumps;
+  p.forward_only = r.steps == Steps::kForward && (!p.jumps || r.jump_dir == JumpDir::kForward);
   return p;
 }
 
 std::vector<Bitboard> RelaxedMoves(const Problem& p) {
   const Geometry& g = *p.g;
+  const Rules& r = p.variant->rules();
   std::vector<Bitboard> reach(p.n, 0);
+  const int num_jump_dirs = p.variant->num_jump_dirs();
+  const std::array<Direction, 4>& jump_dirs = p.variant->jump_dirs(Side::kWhite);
   for (Square s = 0; s < p.n; ++s) {
-    for (int i = 0; i < p.num_step_dirs; ++i)
-      if (Square t = g.neighbor(s, p.step_dirs[i]); t != kNoSquare) reach[s] |= SquareBit(t);
+    for (int d = 0; d < p.num_step_dirs; ++d)
+      if (p.step_to[s][d] >= 0) reach[s] |= SquareBit(p.step_to[s][d]);
     if (!p.jumps) continue;
     Bitboard done = SquareBit(s), frontier = SquareBit(s), jumped = 0;
     while (frontier) {
       const Square a = PopLowest(frontier);
-      for (int i = 0; i < p.num_jump_dirs; ++i) {
-        const Square over = g.neighbor(a, p.jump_dirs[i]);
+      for (int i = 0; i < num_jump_dirs; ++i) {
+        const Square over = g.neighbor(a, jump_dirs[i]);
         if (over == kNoSquare) continue;
-        const Square land = g.neighbor(over, p.jump_dirs[i]);
+        const Square land = g.neighbor(over, jump_dirs[i]);
         if (land == kNoSquare) continue;
         jumped |= SquareBit(land);
-        if (p.chain && !Contains(done, land)) {
+        if (r.chain && !Contains(done, land)) {
           done |= SquareBit(land);
           frontier |= SquareBit(land);
         }
@@ -52,6 +58,25 @@ std::vector<Bitboard> RelaxedMoves(const Problem& p) {
     reach[s] |= jumped & ~SquareBit(s);
   }
   return reach;
+}
+
+std::array<int, kMaxSquares> RelaxedDistances(const Problem& p, const std::vector<Bitboard>& reach,
+                                              Square target) {
+  std::array<int, kMaxSquares> dist;
+  dist.fill(kInf);
+  dist[target] = 0;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Square s = 0; s < p.n; ++s) {
+      int best = dist[s];
+      for (Bitboard r = reach[s]; r;) best = std::min(best, Inc(dist[PopLowest(r)]));
+      if (best < dist[s]) {
+        dist[s] = best;
+        changed = true;
+      }
+    }
+  }
+  return dist;
 }
 
 }  // namespace salta::finish_internal

@@ -1,0 +1,28 @@
+// The solver's constants, in one place, with what they were measured on
+// (bench/finish_bench.cpp; docs/scoring.md, "Speed").
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+namespace salta::finish_internal {
+
+struct Policy {
+  // Pattern databases of at most this many placements per group by default
+  // (4 pieces on 10x10: 5.5 million).
+  uint64_t max_default_pdb_entries = uint64_t(8) << 20;
+  // Partitions by target, each starting its runs at another offset.
+  int partitions = 4;
+  // IDA* nodes tried before the beam search: most counts need fewer.
+  uint64_t first_ida_nodes = 2000;
+  // The beam search's width.
+  int beam_width = 256;
+  // The bound table's largest size (16 bytes an entry).
+  size_t bound_table_entries = size_t(1) << 22;
+  // Under a limit, the share of it the exact search may use before the
+  // beam search, which then has the rest, looks for a way to finish.
+  double exact_share = 0.75;
+};
+
+}  // namespace salta::finish_internal
