@@ -350,8 +350,8 @@ bool RunSet(const std::string& name, const std::vector<Item>& items,
       std::printf(
           "%3zu %s moves %3d exact %d lower %3d upper %3d first bound %3d nodes %10llu ms "
           "%9.3f\n",
-          i + 1, items[i].side == Side::kWhite ? "white" : "black", r->moves(), r->exact,
-          r->lower, r->upper, first_lower, (unsigned long long)r->nodes, t * 1000);
+          i + 1, items[i].side == Side::kWhite ? "white" : "black", r->moves(), r->exact, r->lower,
+          r->upper, first_lower, (unsigned long long)r->nodes, t * 1000);
     std::fflush(stdout);
   }
   double total = 0;
@@ -386,6 +386,8 @@ int main(int argc, char** argv) {
       options.pattern_group_size = std::stoi(next());
     else if (a == "--time-limit")
       options.time_limit_seconds = std::stod(next());
+    else if (a == "--node-limit")
+      options.node_limit = std::stoull(next());
     else if (a == "--verbose")
       verbose = true;
     else if (a == "--generate")
@@ -396,7 +398,8 @@ int main(int argc, char** argv) {
       seed = std::stoull(next());
     else {
       std::cerr << "usage: salta_finish_bench [--data FILE]... [--pdb-dir DIR] [--group-size K] "
-                   "[--time-limit S] [--verbose] | --generate N [--seed S] | --generate-far N "
+                   "[--time-limit S] [--node-limit N] [--verbose] | --generate N [--seed S] | "
+                   "--generate-far N "
                    "[--seed S]\n";
       return 2;
     }
@@ -411,8 +414,8 @@ int main(int argc, char** argv) {
     std::vector<Item> items;
     if (!ReadItems(file, items)) return 2;
     const size_t slash = file.find_last_of('/');
-    all_exact &= RunSet(slash == std::string::npos ? file : file.substr(slash + 1), items, options,
-                        verbose);
+    all_exact &=
+        RunSet(slash == std::string::npos ? file : file.substr(slash + 1), items, options, verbose);
   }
   return all_exact ? 0 : 1;
 }

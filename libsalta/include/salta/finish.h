@@ -41,6 +41,9 @@ struct FinishTechniques {
   bool move_pruning = true;
   // The table of the bounds that failed searches prove.
   bool bound_table = true;
+  // Exact counts of groups larger than the pattern databases', merged
+  // where they gain, for a better bound at the start (steps only).
+  bool group_bound = true;
 };
 
 struct FinishOptions {

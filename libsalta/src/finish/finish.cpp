@@ -6,8 +6,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "finish/group_bound.h"
 #include "finish/heuristic.h"
 #include "finish/pattern_db.h"
 #include "finish/policy.h"
@@ -34,17 +36,17 @@ int GroupSize(const Problem& p, const FinishOptions& options, const Policy& poli
   return k;
 }
 
-// The partitions the bound is the maximum over (with their databases); none
-// where databases do not apply.
-absl::StatusOr<std::vector<Partition>> BoundPartitions(const Problem& p,
+// The partitions of groups of `size` the bound is the maximum over, with
+// their databases; none where databases do not apply. With cached_only,
+// none unless every database is in the process's cache already.
+absl::StatusOr<std::vector<Partition>> BoundPartitions(const Problem& p, int size,
                                                        const FinishOptions& options,
-                                                       const Policy& policy) {
-  const int size = GroupSize(p, options, policy);
+                                                       const Policy& policy, bool cached_only) {
   if (p.jumps || size < 2) return std::vector<Partition>();
   std::vector<int> offsets;
   for (int o = 0; o < std::min(size, policy.partitions); ++o) offsets.push_back(o);
   PatternSource source{options.pattern_dir, options.report};
-  return ResolvePartitions(p, PartitionsByTarget(p, size, offsets), source, false);
+  return ResolvePartitions(p, PartitionsByTarget(p, size, offsets), source, cached_only);
 }
 
 std::vector<Move> ToMoves(const Problem& p, const std::vector<PieceMove>& path) {
@@ -116,111 +118,204 @@ absl::Status PreparePatternDatabases(const Position& pos, Side side, const Finis
   if (absl::Status s = ValidateFinishOptions(options); !s.ok()) return s;
   const Problem p = MakeProblem(pos, side);
   if (p.k == 0) return absl::OkStatus();
-  return BoundPartitions(p, options, Policy{}).status();
+  const Policy policy;
+  return BoundPartitions(p, GroupSize(p, options, policy), options, policy, false).status();
 }
+
+namespace {
+
+// One count: the stages of docs/scoring.md ("The solver") in order, each
+// ending the count where it can.
+class Count {
+ public:
+  Count(const Problem& p, const FinishOptions& options, Clock::time_point start)
+      : p_(p), options_(options), start_(start) {
+    if (options.time_limit_seconds > 0)
+      limits_.deadline = start + std::chrono::duration_cast<Clock::duration>(
+                                     std::chrono::duration<double>(options.time_limit_seconds));
+    limits_.max_nodes = options.node_limit;
+  }
+
+  absl::StatusOr<FinishResult> Run() {
+    if (p_.k == 0) return Exact(0);
+    // A piece that cannot reach its target even alone is seen before any
+    // database is built.
+    Partition singles = SinglePieces(p_);
+    for (const Group& group : singles)
+      if (group.pdb->values[p_.start[group.pieces[0]]] == kPdbUnreachable) return Unreachable();
+    // Small databases (three pieces, milliseconds to build) unless the
+    // large ones are at hand: most counts need no more.
+    const int size = GroupSize(p_, options_, policy_);
+    int small = size;
+    if (options_.pattern_group_size < 0 && options_.pattern_dir.empty() && size > 3) small = 3;
+    std::vector<Partition> partitions;
+    if (small < size) {
+      absl::StatusOr<std::vector<Partition>> cached =
+          BoundPartitions(p_, size, options_, policy_, true);
+      if (cached.ok() && !cached->empty()) {
+        partitions = std::move(*cached);
+        small = size;
+      }
+    }
+    if (partitions.empty()) {
+      absl::StatusOr<std::vector<Partition>> made =
+          BoundPartitions(p_, small, options_, policy_, false);
+      if (!made.ok()) return made.status();
+      partitions = std::move(*made);
+    }
+    // Each database is at least the sum of its pieces' distances, so the
+    // single pieces only count when there are no databases.
+    if (partitions.empty()) partitions.push_back(std::move(singles));
+    SetBound(std::move(partitions));
+    if (h_.value() >= kInf) return Unreachable();
+    lower_ = h_.value();
+
+    IdaOptions ida_options;
+    ida_options.move_pruning = options_.techniques.move_pruning;
+    ida_options.bound_table = options_.techniques.bound_table;
+    ida_options.bound_table_entries = policy_.bound_table_entries;
+    ida_options.progress = options_.progress;
+    ida_.emplace(p_, h_, ida_options);
+
+    // 1. Most counts take a few hundred nodes of IDA*.
+    if (RunIda(policy_.first_ida_nodes)) return Concluded();
+    // 2. A way to finish, and larger groups for the bound: where the two
+    //    meet, the count is proven.
+    if (UpperAndGroups()) return Concluded();
+    // 3. The large databases, where the small ones were used so far (they
+    //    take seconds to build: not under a tight limit).
+    if (small < size && TimeLeft() > policy_.large_pdb_seconds) {
+      absl::StatusOr<std::vector<Partition>> large =
+          BoundPartitions(p_, size, options_, policy_, false);
+      if (!large.ok()) return large.status();
+      SetBound(std::move(*large));
+      lower_ = std::max(lower_, h_.value());
+      if (UpperAndGroups()) return Concluded();
+    }
+    // 4. IDA* until the lower bound meets the way found, or a limit.
+    RunIda(0);
+    return Concluded();
+  }
+
+ private:
+  void SetBound(std::vector<Partition> partitions) {
+    partitions_ = partitions;
+    h_.SetPartitions(std::move(partitions), p_.k);
+    h_.Set(p_.start);
+  }
+
+  double TimeLeft() const {
+    if (limits_.deadline == Clock::time_point::max()) return 1e300;
+    return std::chrono::duration<double>(limits_.deadline - Clock::now()).count();
+  }
+  uint64_t NodesUsed() const { return nodes_ + ida_->nodes(); }
+
+  // The searches' limits with at most `nodes` more nodes (0: the limits'
+  // own), for a search whose own count is at `own`.
+  SearchLimits Limits(uint64_t nodes, uint64_t own) const {
+    SearchLimits l = limits_;
+    l.max_nodes = 0;
+    if (limits_.max_nodes > 0)
+      l.max_nodes = own + (limits_.max_nodes > NodesUsed() ? limits_.max_nodes - NodesUsed() : 0);
+    if (nodes > 0 && (l.max_nodes == 0 || own + nodes < l.max_nodes)) l.max_nodes = own + nodes;
+    if (l.max_nodes == own && limits_.max_nodes > 0) l.max_nodes = own + 1;
+    return l;
+  }
+
+  // IDA* within `nodes` more nodes (0: the limits only); true when the
+  // count is concluded (found, proven or unreachable).
+  bool RunIda(uint64_t nodes) {
+    std::vector<PieceMove> path;
+    const Ida::Outcome outcome =
+        ida_->Run(lower_, found_ ? int(best_.size()) : 0, Limits(nodes, ida_->nodes()), path);
+    if (outcome == Ida::Outcome::kUnreachable) unreachable_ = true;
+    if (outcome == Ida::Outcome::kSolved) Offer(std::move(path));
+    return outcome != Ida::Outcome::kStopped || Proven();
+  }
+
+  // The beam search for a way to finish, then the bound of larger groups;
+  // true when they meet.
+  bool UpperAndGroups() {
+    if (options_.techniques.upper_bound_search) {
+      std::vector<PieceMove> way;
+      uint64_t beam_nodes = 0;
+      SearchLimits l = Limits(0, 0);
+      if (limits_.max_nodes > 0) l.max_nodes = std::max<uint64_t>(1, l.max_nodes / 4);
+      if (BeamSearch(p_, h_, policy_.beam_width, 2 * lower_ + 20, l, way, beam_nodes))
+        Offer(std::move(way));
+      nodes_ += beam_nodes;
+      if (Proven()) return true;
+    }
+    if (found_ && !p_.jumps && options_.techniques.group_bound) {
+      GroupBound groups(p_, partitions_);
+      uint64_t group_nodes = 0;
+      lower_ =
+          groups.Improve(lower_, int(best_.size()), policy_.group_nodes, Limits(0, 0), group_nodes);
+      nodes_ += group_nodes;
+      if (Proven()) return true;
+    }
+    return false;
+  }
+
+  void Offer(std::vector<PieceMove> way) {
+    if (!found_ || way.size() < best_.size()) best_ = std::move(way);
+    found_ = true;
+  }
+  bool Proven() const { return found_ && lower_ >= int(best_.size()); }
+
+  absl::StatusOr<FinishResult> Concluded() {
+    if (unreachable_) return Unreachable();
+    result_.nodes = NodesUsed();
+    // A way found is never shorter than a proven lower bound; anything else
+    // would be a defect, reported as bounds rather than as an exact count.
+    result_.exact = found_ && int(best_.size()) == lower_;
+    result_.lower = found_ ? std::min(lower_, int(best_.size())) : lower_;
+    result_.upper = found_ ? int(best_.size()) : kUnknownMoves;
+    if (options_.want_solution && found_) result_.solution = ToMoves(p_, best_);
+    return Finish();
+  }
+  absl::StatusOr<FinishResult> Exact(int moves) {
+    result_.exact = true;
+    result_.lower = result_.upper = moves;
+    return Finish();
+  }
+  absl::StatusOr<FinishResult> Unreachable() {
+    result_ = FinishResult{};
+    result_.reachable = false;
+    result_.exact = true;
+    result_.lower = result_.upper = kUnknownMoves;
+    result_.nodes = nodes_ + (ida_ ? ida_->nodes() : 0);
+    return Finish();
+  }
+  absl::StatusOr<FinishResult> Finish() {
+    result_.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+    return result_;
+  }
+
+  const Problem& p_;
+  const FinishOptions& options_;
+  const Policy policy_;
+  Clock::time_point start_;
+  SearchLimits limits_;
+  std::vector<Partition> partitions_;
+  Heuristic h_;
+  std::optional<Ida> ida_;
+  uint64_t nodes_ = 0;  // beam and group searches
+  int lower_ = 0;
+  bool found_ = false;
+  bool unreachable_ = false;
+  std::vector<PieceMove> best_;  // the shortest way found
+  FinishResult result_;
+};
+
+}  // namespace
 
 absl::StatusOr<FinishResult> MinMovesToFinish(const Position& pos, Side side,
                                               const FinishOptions& options) {
-  const auto start = Clock::now();
+  const Clock::time_point start = Clock::now();
   if (absl::Status s = ValidateFinishOptions(options); !s.ok()) return s;
-  const Policy policy;
   const Problem p = MakeProblem(pos, side);
-  FinishResult result;
-  auto finish = [&](FinishResult& r) {
-    r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    return r;
-  };
-  auto unreachable = [&]() {
-    result.reachable = false;
-    result.exact = true;
-    result.lower = result.upper = kUnknownMoves;
-    result.solution.clear();
-    return finish(result);
-  };
-  if (p.k == 0) {
-    result.exact = true;
-    result.lower = result.upper = 0;
-    return finish(result);
-  }
-  // A piece that cannot reach its target even alone is seen before any
-  // database is built.
-  Partition singles = SinglePieces(p);
-  for (const Group& group : singles)
-    if (group.pdb->values[p.start[group.pieces[0]]] == kPdbUnreachable) return unreachable();
-  absl::StatusOr<std::vector<Partition>> partitions = BoundPartitions(p, options, policy);
-  if (!partitions.ok()) return partitions.status();
-  // Each database is at least the sum of its pieces' distances, so the
-  // single pieces only count when there are no databases.
-  if (partitions->empty()) partitions->push_back(std::move(singles));
-  Heuristic h;
-  h.SetPartitions(std::move(*partitions), p.k);
-  h.Set(p.start);
-  if (h.value() >= kInf) return unreachable();
-
-  SearchLimits limits;
-  if (options.time_limit_seconds > 0)
-    limits.deadline = start + std::chrono::duration_cast<Clock::duration>(
-                                  std::chrono::duration<double>(options.time_limit_seconds));
-  limits.max_nodes = options.node_limit;
-  int lower = h.value();
-  std::vector<PieceMove> best;  // the shortest way found
-  bool found = false;
-  auto conclude = [&](bool exact) {
-    result.exact = exact;
-    result.lower = lower;
-    result.upper = found ? int(best.size()) : kUnknownMoves;
-    if (options.want_solution && found) result.solution = ToMoves(p, best);
-    return finish(result);
-  };
-  IdaOptions ida_options;
-  ida_options.move_pruning = options.techniques.move_pruning;
-  ida_options.bound_table = options.techniques.bound_table;
-  ida_options.bound_table_entries = policy.bound_table_entries;
-  ida_options.progress = options.progress;
-  Ida ida(p, h, ida_options);
-  // Runs IDA* within `nodes` more nodes (0: the limits only); true when it
-  // concluded (the count found, proven, or unreachable).
-  std::vector<PieceMove> path;
-  bool unreachable_found = false;
-  auto run_ida = [&](uint64_t nodes) {
-    SearchLimits ida_limits = limits;
-    const uint64_t used = result.nodes + ida.nodes();
-    if (limits.max_nodes > 0)
-      ida_limits.max_nodes = ida.nodes() + (limits.max_nodes > used ? limits.max_nodes - used : 0);
-    if (nodes > 0 && (ida_limits.max_nodes == 0 || ida.nodes() + nodes < ida_limits.max_nodes))
-      ida_limits.max_nodes = ida.nodes() + nodes;
-    const Ida::Outcome outcome = ida.Run(lower, found ? int(best.size()) : 0, ida_limits, path);
-    if (outcome == Ida::Outcome::kUnreachable) unreachable_found = true;
-    if (outcome == Ida::Outcome::kSolved) {
-      if (!found || path.size() <= best.size()) best = path;
-      found = true;
-    }
-    return outcome != Ida::Outcome::kStopped || (found && lower >= int(best.size()));
-  };
-  auto concluded = [&]() {
-    result.nodes += ida.nodes();
-    if (unreachable_found) return unreachable();
-    // Every bound below the iteration's was refuted, so a path found is as
-    // long as the bound; anything else would be a defect, reported as
-    // bounds rather than as an exact count.
-    return conclude(found && int(best.size()) == lower);
-  };
-  // Most counts take a few hundred nodes of IDA*.
-  if (run_ida(policy.first_ida_nodes)) return concluded();
-  // Then a way to finish: where it meets the lower bound, the count is proven.
-  if (options.techniques.upper_bound_search) {
-    SearchLimits beam_limits = limits;
-    if (limits.max_nodes > 0) beam_limits.max_nodes = std::max<uint64_t>(1, limits.max_nodes / 4);
-    std::vector<PieceMove> way;
-    if (BeamSearch(p, h, policy.beam_width, 2 * lower + 20, beam_limits, way, result.nodes) &&
-        (!found || way.size() < best.size())) {
-      best = std::move(way);
-      found = true;
-    }
-    if (found && int(best.size()) <= lower) return concluded();
-  }
-  run_ida(0);
-  return concluded();
+  return Count(p, options, start).Run();
 }
 
 }  // namespace salta

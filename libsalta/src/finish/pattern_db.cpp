@@ -1,8 +1,12 @@
 #include "finish/pattern_db.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <deque>
+#include <filesystem>
 #include <map>
 #include <mutex>
 
@@ -101,7 +105,8 @@ std::string StepsName(const Problem& p) {
 }
 
 std::string CacheKey(const Problem& p, const std::vector<int8_t>& targets) {
-  std::string key = absl::StrCat(p.g->size(), "x", p.g->size(), " steps=", StepsName(p), " targets=");
+  std::string key =
+      absl::StrCat(p.g->size(), "x", p.g->size(), " steps=", StepsName(p), " targets=");
   for (size_t j = 0; j < targets.size(); ++j)
     absl::StrAppend(&key, j ? "," : "", SquareName(*p.g, targets[j]));
   return key;
@@ -158,19 +163,40 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> Load(const Problem& p,
   return std::shared_ptr<const PatternDb>(std::move(pdb));
 }
 
-absl::Status Save(const Problem& p, const PatternDb& pdb, const std::string& dir) {
-  Table::CreateOptions create;
-  create.replace = true;
-  absl::StatusOr<std::unique_ptr<Table>> table = Table::Create(dir, MetaOf(p, pdb.targets), create);
-  if (!table.ok()) return table.status();
-  const uint64_t size = pdb.values.size();
-  for (uint64_t chunk = 0; chunk * kChunk < size; ++chunk) {
-    const uint64_t len = std::min<uint64_t>(kChunk, size - chunk * kChunk);
-    absl::string_view bytes(reinterpret_cast<const char*>(pdb.values.data()) + chunk * kChunk,
-                            len);
-    if (absl::Status s = (*table)->Put(EncodeKey(chunk), bytes); !s.ok()) return s;
+// Writes the table under a name of its own, then renames it into place, so
+// that other processes only ever see complete tables and two processes
+// storing the same table at once do not meet. `damaged`: the table now at
+// dir is to be replaced.
+absl::Status Save(const Problem& p, const PatternDb& pdb, const std::string& dir, bool damaged) {
+  static std::atomic<uint64_t> serial{0};
+  const std::string scratch = absl::StrCat(dir, ".new-", getpid(), "-", serial++);
+  {
+    Table::CreateOptions create;
+    create.replace = true;
+    absl::StatusOr<std::unique_ptr<Table>> table =
+        Table::Create(scratch, MetaOf(p, pdb.targets), create);
+    if (!table.ok()) return table.status();
+    const uint64_t size = pdb.values.size();
+    for (uint64_t chunk = 0; chunk * kChunk < size; ++chunk) {
+      const uint64_t len = std::min<uint64_t>(kChunk, size - chunk * kChunk);
+      absl::string_view bytes(reinterpret_cast<const char*>(pdb.values.data()) + chunk * kChunk,
+                              len);
+      if (absl::Status s = (*table)->Put(EncodeKey(chunk), bytes); !s.ok()) return s;
+    }
+    if (absl::Status s = (*table)->Finish(); !s.ok()) return s;
+  }  // closed
+  std::error_code ec;
+  if (damaged) std::filesystem::remove_all(dir, ec);
+  std::filesystem::rename(scratch, dir, ec);
+  if (ec) {
+    std::error_code ignored;
+    std::filesystem::remove_all(scratch, ignored);
+    // Another process stored it first: theirs is as good.
+    if (std::filesystem::is_directory(dir, ignored)) return absl::OkStatus();
+    return absl::InternalError(
+        absl::StrCat("cannot rename ", scratch, " to ", dir, ": ", ec.message()));
   }
-  return (*table)->Finish();
+  return absl::OkStatus();
 }
 
 // The databases of this process, by CacheKey; the oldest are dropped past
@@ -239,10 +265,12 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
   if (loaded.ok()) return Cache::Get().Insert(key, *loaded);
   if (!absl::IsNotFound(loaded.status()) && !absl::IsDataLoss(loaded.status()))
     return loaded.status();
-  if (absl::IsDataLoss(loaded.status()) && source.report)
-    source.report(absl::StrCat("pattern table damaged, rebuilding it: ", loaded.status().message()));
+  const bool damaged = absl::IsDataLoss(loaded.status());
+  if (damaged && source.report)
+    source.report(
+        absl::StrCat("pattern table damaged, rebuilding it: ", loaded.status().message()));
   std::shared_ptr<const PatternDb> built = BuildPatternDb(p, targets);
-  if (absl::Status s = Save(p, *built, dir); !s.ok())
+  if (absl::Status s = Save(p, *built, dir, damaged); !s.ok())
     return absl::Status(s.code(), absl::StrCat("cannot store pattern table: ", s.message()));
   return Cache::Get().Insert(key, std::move(built));
 }

@@ -18,11 +18,14 @@ struct Policy {
   uint64_t first_ida_nodes = 2000;
   // The beam search's width.
   int beam_width = 256;
+  // Nodes each group's search may take when groups are merged for a
+  // better bound at the root.
+  uint64_t group_nodes = 20000;
   // The bound table's largest size (16 bytes an entry).
   size_t bound_table_entries = size_t(1) << 22;
-  // Under a limit, the share of it the exact search may use before the
-  // beam search, which then has the rest, looks for a way to finish.
-  double exact_share = 0.75;
+  // The large databases are built (seconds) only with at least this much
+  // time left.
+  double large_pdb_seconds = 4.0;
 };
 
 }  // namespace salta::finish_internal

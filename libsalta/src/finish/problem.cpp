@@ -24,6 +24,25 @@ Problem MakeProblem(const Position& pos, Side side) {
   for (Square s = 0; s < p.n; ++s)
     for (int d = 0; d < 4; ++d)
       p.step_to[s][d] = d < p.num_step_dirs ? int8_t(p.g->neighbor(s, dirs[d])) : int8_t(-1);
+  for (Square s = 0; s < p.n; ++s) p.step_from[s].fill(-1);
+  for (Square s = 0; s < p.n; ++s)
+    for (int d = 0; d < p.num_step_dirs; ++d)
+      if (p.step_to[s][d] >= 0) p.step_from[p.step_to[s][d]][d] = int8_t(s);
+  for (Square x = 0; x < p.n; ++x) {
+    p.dist[x].fill(Problem::kNoWay);
+    p.dist[x][x] = 0;
+    std::array<int8_t, kMaxSquares> queue;
+    int head = 0, tail = 0;
+    queue[tail++] = int8_t(x);
+    while (head < tail) {
+      const Square a = queue[head++];
+      for (int d = 0; d < p.num_step_dirs; ++d)
+        if (const int t = p.step_to[a][d]; t >= 0 && p.dist[x][t] == Problem::kNoWay) {
+          p.dist[x][t] = uint8_t(p.dist[x][a] + 1);
+          queue[tail++] = int8_t(t);
+        }
+    }
+  }
   p.jumps = r.jump_over == JumpOver::kAny;
   p.steps_only = !p.jumps;
   p.forward_only = r.steps == Steps::kForward && (!p.jumps || r.jump_dir == JumpDir::kForward);

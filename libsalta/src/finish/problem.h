@@ -47,6 +47,12 @@ struct Problem {
   // step_to[s][i]: the square a step from s in the i-th allowed direction
   // reaches, or -1 past the edge.
   std::array<std::array<int8_t, 4>, kMaxSquares> step_to{};
+  // step_from[s][i]: the square a step in the i-th direction comes to s from.
+  std::array<std::array<int8_t, 4>, kMaxSquares> step_from{};
+  // dist[x][y]: the moves one piece alone needs from x to y by steps
+  // (kNoWay: none).
+  static constexpr uint8_t kNoWay = 255;
+  std::array<std::array<uint8_t, kMaxSquares>, kMaxSquares> dist{};
   // Jumps over own pieces exist on the clear board (jump-over=any).
   bool jumps = false;
   // Without jumps every move changes the sum of ranks by one: every count

@@ -107,7 +107,8 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
     const PieceMove mv = children_[c].move;
     const Key child_key = MovedKey(key_, mv.piece, mv.from, mv.to);
     int hc = children_[c].h;
-    if (options_.bound_table) hc = std::max(hc, bounds_.Probe(NodeKey(child_key, mv.piece, mv.from)));
+    if (options_.bound_table)
+      hc = std::max(hc, bounds_.Probe(NodeKey(child_key, mv.piece, mv.from)));
     int r = hc;
     if (g + 1 + hc <= bound) {
       Heuristic::Saved saved;
@@ -196,8 +197,7 @@ bool BeamSearch(const Problem& p, Heuristic& h, int width, int max_depth,
             goal_move = mv;
             return;
           }
-          candidates.push_back(
-              Candidate{hc, HashKey(MovedKey(key, i, node.sq[i], to)), at, mv});
+          candidates.push_back(Candidate{hc, HashKey(MovedKey(key, i, node.sq[i], to)), at, mv});
         });
       if (done) return finish(at, goal_move);
     }
