@@ -57,12 +57,15 @@ nlohmann::json CountJson(const salta::FinishResult& r, const salta::Geometry& g,
                       {"seconds", r.seconds},
                       {"nodes", r.nodes}};
   if (solution) {
+    // Exact: an optimal sequence; else the shortest found (as long as
+    // upper), not proven optimal; empty when none was found.
     nlohmann::json moves = nlohmann::json::array();
-    if (r.exact && r.reachable)
+    if (r.reachable)
       for (const salta::Move& m : r.solution)
         moves.push_back(
             absl::StrCat(salta::SquareName(g, m.from), "-", salta::SquareName(g, m.to)));
     j["solution"] = moves;
+    j["solution_optimal"] = r.exact && r.reachable;
   }
   return j;
 }
@@ -121,11 +124,13 @@ int main(int argc, char** argv) {
       "clear of the opponent's pieces (the scoring count), and prints the result and score\n"
       "when the game is over or the move limit is reached.\n\n"
       "Exit status: 0 every count exact; 3 a time limit was reached and some count is only\n"
-      "bounded; 2 bad arguments, position, moves or record (the message says which)."};
+      "bounded; 2 bad arguments, position, moves or record, or an error reading or writing\n"
+      "the pattern tables (the message says which)."};
   std::string position_text, moves_text, record_file, side_text = "both";
   int game_number = 1;
   double time_limit = 0;
-  bool solution = false, json = false;
+  bool solution = false, json = false, build_patterns = false;
+  std::string pattern_dir = salta::DefaultPatternDir();
   salta::tools::VariantFlags variant_flags;
   variant_flags.Add(app);
   auto* position_opt =
@@ -148,7 +153,16 @@ int main(int argc, char** argv) {
                  "printed and the exit status is 3")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1e9));
-  app.add_flag("--solution", solution, "Also print an optimal move sequence for each side");
+  app.add_flag("--solution", solution,
+               "Also print a move sequence for each side: optimal when the count is exact, else "
+               "the shortest found (the upper bound), marked as not proven optimal");
+  app.add_option("--pattern-dir", pattern_dir,
+                 "Keep the pattern tables (RocksDB) in this directory, so that later runs start "
+                 "with them; \"\" for none (built in memory each run)")
+      ->capture_default_str();
+  app.add_flag("--build-patterns", build_patterns,
+               "Build the pattern tables of the variant (--rules, --board, --rows) into "
+               "--pattern-dir, then exit");
   app.add_flag("--json", json,
                "Print one JSON object on one line: white, black (moves, exact, lower, upper, "
                "seconds, nodes), result, score");
@@ -157,6 +171,22 @@ int main(int argc, char** argv) {
 
   absl::StatusOr<const salta::Variant*> variant = variant_flags.Make();
   if (!variant.ok()) return Fail(std::string(variant.status().message()));
+  salta::FinishOptions options;
+  options.time_limit_seconds = time_limit;
+  options.want_solution = solution;
+  options.pattern_dir = pattern_dir;
+  options.report = [](const std::string& message) {
+    std::cerr << "salta-score: " << message << "\n";
+  };
+  if (build_patterns) {
+    if (pattern_dir.empty()) return Fail("--build-patterns needs a --pattern-dir");
+    const salta::Position start = salta::Position::Start(**variant);
+    for (salta::Side s : {salta::Side::kWhite, salta::Side::kBlack})
+      if (absl::Status st = salta::PreparePatternDatabases(start, s, options); !st.ok())
+        return Fail(std::string(st.message()));
+    std::cout << "Pattern tables ready in " << pattern_dir << "\n";
+    return kExitExact;
+  }
   std::optional<salta::Position> pos;
   if (!record_file.empty()) {
     absl::StatusOr<salta::Position> p =
@@ -174,9 +204,6 @@ int main(int argc, char** argv) {
   }
   const salta::Geometry& g = pos->variant().geometry();
 
-  salta::FinishOptions options;
-  options.time_limit_seconds = time_limit;
-  options.want_solution = solution;
   const bool show_progress = !json && isatty(STDERR_FILENO);
   const auto start = std::chrono::steady_clock::now();
   std::string label;
@@ -236,9 +263,12 @@ int main(int argc, char** argv) {
   } else {
     for (salta::Side s : sides) {
       std::cout << salta::SideName(s) << ": " << CountText(*counts[int(s)]) << "\n";
-      if (solution && counts[int(s)]->exact && counts[int(s)]->reachable)
-        std::cout << salta::SideName(s) << " solution: " << MovesText(g, counts[int(s)]->solution)
-                  << "\n";
+      const salta::FinishResult& c = *counts[int(s)];
+      if (solution && c.reachable && c.exact)
+        std::cout << salta::SideName(s) << " solution: " << MovesText(g, c.solution) << "\n";
+      else if (solution && c.reachable && !c.solution.empty())
+        std::cout << salta::SideName(s) << " solution (not proven optimal, " << c.solution.size()
+                  << " moves): " << MovesText(g, c.solution) << "\n";
     }
     if (score) {
       std::cout << "Result: " << salta::ResultToken(score->outcome) << "\n";

@@ -37,16 +37,16 @@ int GroupSize(const Problem& p, const FinishOptions& options, const Policy& poli
 }
 
 // The partitions of groups of `size` the bound is the maximum over, with
-// their databases; none where databases do not apply. With cached_only,
-// none unless every database is in the process's cache already.
+// their databases; none where databases do not apply, or where `find`
+// stops short of one.
 absl::StatusOr<std::vector<Partition>> BoundPartitions(const Problem& p, int size,
                                                        const FinishOptions& options,
-                                                       const Policy& policy, bool cached_only) {
+                                                       const Policy& policy, Find find) {
   if (p.jumps || size < 2) return std::vector<Partition>();
   std::vector<int> offsets;
   for (int o = 0; o < std::min(size, policy.partitions); ++o) offsets.push_back(o);
   PatternSource source{options.pattern_dir, options.report};
-  return ResolvePartitions(p, PartitionsByTarget(p, size, offsets), source, cached_only);
+  return ResolvePartitions(p, PartitionsByTarget(p, size, offsets), source, find);
 }
 
 std::vector<Move> ToMoves(const Problem& p, const std::vector<PieceMove>& path) {
@@ -119,7 +119,7 @@ absl::Status PreparePatternDatabases(const Position& pos, Side side, const Finis
   const Problem p = MakeProblem(pos, side);
   if (p.k == 0) return absl::OkStatus();
   const Policy policy;
-  return BoundPartitions(p, GroupSize(p, options, policy), options, policy, false).status();
+  return BoundPartitions(p, GroupSize(p, options, policy), options, policy, Find::kBuild).status();
 }
 
 namespace {
@@ -144,22 +144,23 @@ class Count {
     for (const Group& group : singles)
       if (group.pdb->values[p_.start[group.pieces[0]]] == kPdbUnreachable) return Unreachable();
     // Small databases (three pieces, milliseconds to build) unless the
-    // large ones are at hand: most counts need no more.
+    // large ones are at hand, in memory or stored: most counts need no more.
     const int size = GroupSize(p_, options_, policy_);
     int small = size;
-    if (options_.pattern_group_size < 0 && options_.pattern_dir.empty() && size > 3) small = 3;
+    if (options_.pattern_group_size < 0 && size > 3) small = 3;
     std::vector<Partition> partitions;
     if (small < size) {
       absl::StatusOr<std::vector<Partition>> cached =
-          BoundPartitions(p_, size, options_, policy_, true);
-      if (cached.ok() && !cached->empty()) {
+          BoundPartitions(p_, size, options_, policy_, Find::kStored);
+      if (!cached.ok()) return cached.status();
+      if (!cached->empty()) {
         partitions = std::move(*cached);
         small = size;
       }
     }
     if (partitions.empty()) {
       absl::StatusOr<std::vector<Partition>> made =
-          BoundPartitions(p_, small, options_, policy_, false);
+          BoundPartitions(p_, small, options_, policy_, Find::kBuild);
       if (!made.ok()) return made.status();
       partitions = std::move(*made);
     }
@@ -181,18 +182,21 @@ class Count {
     if (RunIda(policy_.first_ida_nodes)) return Concluded();
     // 2. A way to finish, and larger groups for the bound: where the two
     //    meet, the count is proven.
-    if (UpperAndGroups()) return Concluded();
+    if (UpperAndGroups(policy_.beam_widths[0])) return Concluded();
     // 3. The large databases, where the small ones were used so far (they
     //    take seconds to build: not under a tight limit).
     if (small < size && TimeLeft() > policy_.large_pdb_seconds) {
       absl::StatusOr<std::vector<Partition>> large =
-          BoundPartitions(p_, size, options_, policy_, false);
+          BoundPartitions(p_, size, options_, policy_, Find::kBuild);
       if (!large.ok()) return large.status();
       SetBound(std::move(*large));
       lower_ = std::max(lower_, h_.value());
-      if (UpperAndGroups()) return Concluded();
+      if (UpperAndGroups(policy_.beam_widths[0])) return Concluded();
     }
-    // 4. IDA* until the lower bound meets the way found, or a limit.
+    // 4. Wider beams.
+    for (size_t w = 1; w < policy_.beam_widths.size(); ++w)
+      if (UpperAndGroups(policy_.beam_widths[w])) return Concluded();
+    // 5. IDA* until the lower bound meets the way found, or a limit.
     RunIda(0);
     return Concluded();
   }
@@ -200,6 +204,7 @@ class Count {
  private:
   void SetBound(std::vector<Partition> partitions) {
     partitions_ = partitions;
+    groups_done_ = false;
     h_.SetPartitions(std::move(partitions), p_.k);
     h_.Set(p_.start);
   }
@@ -233,20 +238,24 @@ class Count {
     return outcome != Ida::Outcome::kStopped || Proven();
   }
 
-  // The beam search for a way to finish, then the bound of larger groups;
-  // true when they meet.
-  bool UpperAndGroups() {
-    if (options_.techniques.upper_bound_search) {
-      std::vector<PieceMove> way;
-      uint64_t beam_nodes = 0;
-      SearchLimits l = Limits(0, 0);
-      if (limits_.max_nodes > 0) l.max_nodes = std::max<uint64_t>(1, l.max_nodes / 4);
-      if (BeamSearch(p_, h_, policy_.beam_width, 2 * lower_ + 20, l, way, beam_nodes))
-        Offer(std::move(way));
-      nodes_ += beam_nodes;
-      if (Proven()) return true;
-    }
-    if (found_ && !p_.jumps && options_.techniques.group_bound) {
+  // Beam searches of `width` in both orders for a way to finish, then the
+  // bound of larger groups; true when they meet.
+  bool UpperAndGroups(int width) {
+    if (options_.techniques.upper_bound_search)
+      for (BeamOrder order : {BeamOrder::kBackFirst, BeamOrder::kAny}) {
+        if (TimeLeft() <= 0) break;
+        std::vector<PieceMove> way;
+        uint64_t beam_nodes = 0;
+        SearchLimits l = Limits(0, 0);
+        if (limits_.max_nodes > 0) l.max_nodes = std::max<uint64_t>(1, l.max_nodes / 4);
+        if (BeamSearch(p_, h_, width, order, 2 * lower_ + 20, l, way, beam_nodes))
+          Offer(std::move(way));
+        nodes_ += beam_nodes;
+        if (Proven()) return true;
+      }
+    // Once for each set of databases: its groups' counts do not change.
+    if (found_ && !p_.jumps && options_.techniques.group_bound && !groups_done_) {
+      groups_done_ = true;
       GroupBound groups(p_, partitions_);
       uint64_t group_nodes = 0;
       lower_ =
@@ -304,6 +313,7 @@ class Count {
   int lower_ = 0;
   bool found_ = false;
   bool unreachable_ = false;
+  bool groups_done_ = false;
   std::vector<PieceMove> best_;  // the shortest way found
   FinishResult result_;
 };

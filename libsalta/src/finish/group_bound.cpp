@@ -46,7 +46,7 @@ GroupBound::Count GroupBound::GroupCount(uint32_t pieces, uint64_t group_nodes,
         cut.pdb = group.pdb;
       } else {
         absl::StatusOr<std::shared_ptr<const PatternDb>> pdb =
-            FindPatternDb(sub, targets, PatternSource{});
+            FindPatternDb(sub, targets, PatternSource{}, Find::kBuild);
         if (!pdb.ok()) return Count{};  // in memory: cannot fail
         cut.pdb = *pdb;
       }

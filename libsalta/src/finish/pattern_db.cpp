@@ -249,22 +249,23 @@ std::string PatternTableDir(const Problem& p, const std::vector<int8_t>& targets
   return absl::StrCat(dir, "/", name);
 }
 
-std::shared_ptr<const PatternDb> CachedPatternDb(const Problem& p,
-                                                 const std::vector<int8_t>& targets) {
-  return Cache::Get().Lookup(CacheKey(p, targets));
-}
-
 absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
                                                                const std::vector<int8_t>& targets,
-                                                               const PatternSource& source) {
+                                                               const PatternSource& source,
+                                                               Find find) {
   const std::string key = CacheKey(p, targets);
   if (std::shared_ptr<const PatternDb> pdb = Cache::Get().Lookup(key)) return pdb;
-  if (source.dir.empty()) return Cache::Get().Insert(key, BuildPatternDb(p, targets));
+  if (find == Find::kCached) return absl::NotFoundError("not in the cache");
+  if (source.dir.empty()) {
+    if (find == Find::kStored) return absl::NotFoundError("no pattern directory");
+    return Cache::Get().Insert(key, BuildPatternDb(p, targets));
+  }
   const std::string dir = PatternTableDir(p, targets, source.dir);
   absl::StatusOr<std::shared_ptr<const PatternDb>> loaded = Load(p, targets, dir);
   if (loaded.ok()) return Cache::Get().Insert(key, *loaded);
   if (!absl::IsNotFound(loaded.status()) && !absl::IsDataLoss(loaded.status()))
     return loaded.status();
+  if (find == Find::kStored && absl::IsNotFound(loaded.status())) return loaded.status();
   const bool damaged = absl::IsDataLoss(loaded.status());
   if (damaged && source.report)
     source.report(
@@ -300,7 +301,7 @@ std::vector<std::vector<std::vector<int>>> PartitionsByTarget(const Problem& p, 
 
 absl::StatusOr<std::vector<Partition>> ResolvePartitions(
     const Problem& p, const std::vector<std::vector<std::vector<int>>>& layout,
-    const PatternSource& source, bool cached_only) {
+    const PatternSource& source, Find find) {
   std::vector<Partition> partitions;
   for (const std::vector<std::vector<int>>& groups : layout) {
     Partition part;
@@ -308,14 +309,13 @@ absl::StatusOr<std::vector<Partition>> ResolvePartitions(
       std::vector<int8_t> targets;
       for (int i : pieces) targets.push_back(p.target[i]);
       Group group{pieces, nullptr};
-      if (cached_only) {
-        group.pdb = CachedPatternDb(p, targets);
-        if (!group.pdb) return std::vector<Partition>();
-      } else {
-        absl::StatusOr<std::shared_ptr<const PatternDb>> pdb = FindPatternDb(p, targets, source);
-        if (!pdb.ok()) return pdb.status();
-        group.pdb = *pdb;
+      absl::StatusOr<std::shared_ptr<const PatternDb>> pdb =
+          FindPatternDb(p, targets, source, find);
+      if (!pdb.ok()) {
+        if (find != Find::kBuild && absl::IsNotFound(pdb.status())) return std::vector<Partition>();
+        return pdb.status();
       }
+      group.pdb = *pdb;
       part.push_back(std::move(group));
     }
     partitions.push_back(std::move(part));

@@ -47,17 +47,22 @@ struct PatternSource {
   std::function<void(const std::string&)> report;
 };
 
+// How far FindPatternDb goes for a database.
+enum class Find {
+  kCached,  // the process's cache only
+  kStored,  // the cache, else a table in source.dir
+  kBuild,   // the cache, else a table, else built (and stored in source.dir)
+};
+
 // The database for the group, from the process's cache, else loaded from
-// source.dir, else built (and stored in source.dir). A damaged stored table
-// is reported and rebuilt; a directory that holds some other kind of table,
-// and any I/O or database error, is an error.
+// source.dir, else built (and stored in source.dir): NotFound when `find`
+// stops short of it. A damaged stored table is reported and rebuilt; a
+// directory that holds some other kind of table, and any I/O or database
+// error, is an error.
 absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
                                                                const std::vector<int8_t>& targets,
-                                                               const PatternSource& source);
-// The database if the cache holds it already, else null.
-std::shared_ptr<const PatternDb> CachedPatternDb(const Problem& p,
-                                                 const std::vector<int8_t>& targets);
-
+                                                               const PatternSource& source,
+                                                               Find find = Find::kBuild);
 // The directory a database's table has under `dir`.
 std::string PatternTableDir(const Problem& p, const std::vector<int8_t>& targets,
                             const std::string& dir);
@@ -77,11 +82,11 @@ using Partition = std::vector<Group>;
 std::vector<std::vector<std::vector<int>>> PartitionsByTarget(const Problem& p, int size,
                                                               const std::vector<int>& offsets);
 
-// The groups of `layout` with their databases (see FindPatternDb); with
-// cached_only, an empty list unless all are in the cache.
+// The groups of `layout` with their databases (see FindPatternDb); an
+// empty list when `find` stops short of one.
 absl::StatusOr<std::vector<Partition>> ResolvePartitions(
     const Problem& p, const std::vector<std::vector<std::vector<int>>>& layout,
-    const PatternSource& source, bool cached_only);
+    const PatternSource& source, Find find);
 
 // One partition of single pieces with their relaxed distances (jumps as if
 // always possible): the bound where no database applies.

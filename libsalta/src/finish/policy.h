@@ -16,8 +16,8 @@ struct Policy {
   int partitions = 4;
   // IDA* nodes tried before the beam search: most counts need fewer.
   uint64_t first_ida_nodes = 2000;
-  // The beam search's width.
-  int beam_width = 256;
+  // The beam searches' widths, tried in turn while the bounds differ.
+  std::array<int, 3> beam_widths = {256, 1024, 4096};
   // Nodes each group's search may take when groups are merged for a
   // better bound at the root.
   uint64_t group_nodes = 20000;

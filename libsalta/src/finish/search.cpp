@@ -140,7 +140,7 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
   return best;
 }
 
-bool BeamSearch(const Problem& p, Heuristic& h, int width, int max_depth,
+bool BeamSearch(const Problem& p, Heuristic& h, int width, BeamOrder order, int max_depth,
                 const SearchLimits& limits, std::vector<PieceMove>& path, uint64_t& nodes) {
   struct Node {
     Squares sq;
@@ -149,10 +149,22 @@ bool BeamSearch(const Problem& p, Heuristic& h, int width, int max_depth,
   };
   struct Candidate {
     int h;
+    int tie;  // lower first among equal bounds
     uint64_t hash;
     int32_t parent;
     PieceMove move;
-    bool operator<(const Candidate& o) const { return h != o.h ? h < o.h : hash < o.hash; }
+    bool operator<(const Candidate& o) const {
+      if (h != o.h) return h < o.h;
+      if (tie != o.tie) return tie < o.tie;
+      return hash < o.hash;
+    }
+  };
+  // The tie: the distances weighted by the targets' ranks, or nothing.
+  auto weight = [&](int i) { return order == BeamOrder::kAny ? 0 : 1 + p.g->rank_of(p.target[i]); };
+  auto tie_of = [&](const Squares& sq) {
+    int t = 0;
+    for (int i = 0; i < p.k; ++i) t += weight(i) * p.dist[sq[i]][p.target[i]];
+    return t;
   };
   std::vector<Node> nodes_kept = {{p.start, -1, PieceMove{}}};
   std::vector<int32_t> layer = {0}, next;
@@ -181,6 +193,7 @@ bool BeamSearch(const Problem& p, Heuristic& h, int width, int max_depth,
       ++nodes;
       const Node node = nodes_kept[at];
       h.Set(node.sq);
+      const int tie = tie_of(node.sq);
       Bitboard occ = 0;
       for (int i = 0; i < p.k; ++i) occ |= SquareBit(node.sq[i]);
       const Key key = KeyOf(node.sq, p.k);
@@ -197,7 +210,10 @@ bool BeamSearch(const Problem& p, Heuristic& h, int width, int max_depth,
             goal_move = mv;
             return;
           }
-          candidates.push_back(Candidate{hc, HashKey(MovedKey(key, i, node.sq[i], to)), at, mv});
+          const int child_tie =
+              tie + weight(i) * (p.dist[to][p.target[i]] - p.dist[node.sq[i]][p.target[i]]);
+          candidates.push_back(
+              Candidate{hc, child_tie, HashKey(MovedKey(key, i, node.sq[i], to)), at, mv});
         });
       if (done) return finish(at, goal_move);
     }

@@ -81,11 +81,18 @@ class Ida {
   bool aborted_ = false;
 };
 
+// How a beam search orders placements of equal bound. Two orders find
+// different ways; neither is better on every position.
+enum class BeamOrder {
+  kAny,        // a hash of the placement: no preference
+  kBackFirst,  // pieces bound for the far ranks nearer home first (the goal fills from the back)
+};
+
 // Beam search: from the start, depth by depth, the `width` children with the
 // least bound (distinct placements) are kept, until one is the goal. Returns
 // false when none is found within `max_depth` moves or the limits. Adds its
 // expansions to `nodes`.
-bool BeamSearch(const Problem& p, Heuristic& h, int width, int max_depth,
+bool BeamSearch(const Problem& p, Heuristic& h, int width, BeamOrder order, int max_depth,
                 const SearchLimits& limits, std::vector<PieceMove>& path, uint64_t& nodes);
 
 }  // namespace salta::finish_internal
