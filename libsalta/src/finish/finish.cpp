@@ -145,7 +145,8 @@ class Count {
       if (group.pdb->values[p_.start[group.pieces[0]]] == kPdbUnreachable) return Unreachable();
     // Small databases (three pieces, milliseconds to build) unless the
     // large ones are at hand, in memory or stored: most counts need no more.
-    const int size = GroupSize(p_, options_, policy_);
+    // (None where pieces can jump.)
+    const int size = p_.jumps ? 0 : GroupSize(p_, options_, policy_);
     int small = size;
     if (options_.pattern_group_size < 0 && size > 3) small = 3;
     std::vector<Partition> partitions;
@@ -189,6 +190,7 @@ class Count {
       absl::StatusOr<std::vector<Partition>> large =
           BoundPartitions(p_, size, options_, policy_, Find::kBuild);
       if (!large.ok()) return large.status();
+      if (large->empty()) return absl::InternalError("no pattern databases of the large size");
       SetBound(std::move(*large));
       lower_ = std::max(lower_, h_.value());
       if (UpperAndGroups(policy_.beam_widths[0])) return Concluded();
@@ -202,6 +204,7 @@ class Count {
   }
 
  private:
+  // Needs at least one partition.
   void SetBound(std::vector<Partition> partitions) {
     partitions_ = partitions;
     groups_done_ = false;

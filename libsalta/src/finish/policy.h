@@ -15,7 +15,7 @@ struct Policy {
   // Partitions by target, each starting its runs at another offset.
   int partitions = 4;
   // IDA* nodes tried before the beam search: most counts need fewer.
-  uint64_t first_ida_nodes = 2000;
+  uint64_t first_ida_nodes = 20000;
   // The beam searches' widths, tried in turn while the bounds differ.
   std::array<int, 3> beam_widths = {256, 1024, 4096};
   // Nodes each group's search may take when groups are merged for a
