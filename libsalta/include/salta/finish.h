@@ -34,6 +34,8 @@ inline constexpr int kUnknownMoves = -1;
 // The techniques the solver uses, all on by default. Switching one off never
 // changes a count, only the time it takes: for tests and measurements.
 struct FinishTechniques {
+  // A short IDA* first, which settles most counts.
+  bool quick_search = true;
   // A beam search for a way to finish before the exact search.
   bool upper_bound_search = true;
   // One order of moves that commute (moves of different pieces playable in

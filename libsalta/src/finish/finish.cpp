@@ -180,7 +180,7 @@ class Count {
     ida_.emplace(p_, h_, ida_options);
 
     // 1. Most counts take a few hundred nodes of IDA*.
-    if (RunIda(policy_.first_ida_nodes)) return Concluded();
+    if (options_.techniques.quick_search && RunIda(policy_.first_ida_nodes)) return Concluded();
     // 2. A way to finish, and larger groups for the bound: where the two
     //    meet, the count is proven.
     if (UpperAndGroups(policy_.beam_widths[0])) return Concluded();
@@ -250,7 +250,8 @@ class Count {
         std::vector<PieceMove> way;
         uint64_t beam_nodes = 0;
         SearchLimits l = Limits(0, 0);
-        if (limits_.max_nodes > 0) l.max_nodes = std::max<uint64_t>(1, l.max_nodes / 4);
+        // Under a node limit, half of what is left.
+        if (limits_.max_nodes > 0) l.max_nodes = std::max<uint64_t>(1, l.max_nodes / 2);
         if (BeamSearch(p_, h_, width, order, 2 * lower_ + 20, l, way, beam_nodes))
           Offer(std::move(way));
         nodes_ += beam_nodes;
