@@ -272,8 +272,8 @@ void CrossCheck(const Variant& v, Side side, const std::vector<PieceId>& pieces,
       ASSERT_TRUE(r.ok()) << r.status();
       ++checked;
       const std::string where = PositionToString(pos) + " (" + v.rules().ToString() + ", " +
-                                v.geometry().ToString() + ", option set " +
-                                std::to_string(set) + ")";
+                                v.geometry().ToString() + ", option set " + std::to_string(set) +
+                                ")";
       EXPECT_TRUE(r->exact) << where;
       if (dist[code] < 0) {
         if (r->reachable) ++failures;
