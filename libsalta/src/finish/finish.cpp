@@ -195,9 +195,11 @@ class Count {
       lower_ = std::max(lower_, h_.value());
       if (UpperAndGroups(policy_.beam_widths[0])) return Concluded();
     }
-    // 4. Wider beams.
-    for (size_t w = 1; w < policy_.beam_widths.size(); ++w)
+    // 4. IDA* and wider beams in turn, each given more.
+    for (size_t w = 1; w < policy_.beam_widths.size(); ++w) {
+      if (RunIda(policy_.ida_nodes[w - 1])) return Concluded();
       if (UpperAndGroups(policy_.beam_widths[w])) return Concluded();
+    }
     // 5. IDA* until the lower bound meets the way found, or a limit.
     RunIda(0);
     return Concluded();

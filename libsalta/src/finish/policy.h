@@ -15,9 +15,11 @@ struct Policy {
   // Partitions by target, each starting its runs at another offset.
   int partitions = 4;
   // IDA* nodes tried before the beam search: most counts need fewer.
-  uint64_t first_ida_nodes = 20000;
-  // The beam searches' widths, tried in turn while the bounds differ.
-  std::array<int, 3> beam_widths = {256, 1024, 4096};
+  uint64_t first_ida_nodes = 5000;
+  // The beam searches' widths, tried in turn while the bounds differ, and
+  // the IDA* nodes tried before each but the first.
+  std::array<int, 4> beam_widths = {64, 256, 1024, 4096};
+  std::array<uint64_t, 3> ida_nodes = {100000, 400000, 1600000};
   // Nodes each group's search may take when groups are merged for a
   // better bound at the root.
   uint64_t group_nodes = 20000;
