@@ -225,9 +225,7 @@ int main(int argc, char** argv) {
   // The result and score, when the game is over (or White completed and
   // Black's extra move is still to come).
   std::optional<salta::GameScore> score;
-  const bool over =
-      pos->over() || pos->phase() == salta::Phase::kExtraMove || salta::StatusOf(*pos).over();
-  if (over) {
+  if (salta::StatusOf(*pos).scorable()) {
     label = "score";
     absl::StatusOr<salta::GameScore> s = salta::ScoreGame(*pos, options);
     if (!s.ok()) return Fail(std::string(s.status().message()));

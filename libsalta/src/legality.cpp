@@ -118,11 +118,10 @@ absl::StatusOr<Move> ResolveMove(const Position& pos, const MoveText& text) {
       const Square a = text.path[i], b = text.path[i + 1];
       if (absl::Status s = CheckOneJump(pos, a, b, occupied, ""); !s.ok()) {
         if (text.path.size() == 2 && v.rules().chain &&
-            Contains(
-                JumpTargets(
-                    v, side, from, occupied,
-                    v.rules().jump_over == JumpOver::kAny ? occupied : pos.pieces(Opponent(side))),
-                to))
+            Contains(JumpTargets(v, side, from, occupied,
+                                 Jumpable(v.rules(), occupied & pos.pieces(side),
+                                          pos.pieces(Opponent(side)))),
+                     to))
           break;  // a chain written by its ends only
         return s;
       }

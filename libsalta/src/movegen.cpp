@@ -1,5 +1,7 @@
 #include "salta/movegen.h"
 
+#include <array>
+
 namespace salta {
 namespace {
 
@@ -14,8 +16,7 @@ struct Sides {
 
 Sides SidesOf(const Variant& v, Bitboard own, Bitboard opp) {
   const Bitboard empty = v.geometry().all() & ~(own | opp);
-  const Bitboard jumpable = v.rules().jump_over == JumpOver::kAny ? own | opp : opp;
-  return {own, opp, empty, jumpable};
+  return {own, opp, empty, Jumpable(v.rules(), own, opp)};
 }
 
 bool Mobile(const Variant& v, Side s, const Sides& b) {
@@ -152,43 +153,34 @@ bool CanPass(const Position& pos) {
 
 }  // namespace
 
+Bitboard Jumpable(const Rules& rules, Bitboard own, Bitboard opp) {
+  return rules.jump_over == JumpOver::kAny ? own | opp : opp;
+}
+
+Bitboard JumpStep(const Geometry& g, const Direction* dirs, int num_dirs, Bitboard from,
+                  Bitboard empty, Bitboard jumpable) {
+  Bitboard land = 0;
+  for (int i = 0; i < num_dirs; ++i) land |= g.shift(g.shift(from, dirs[i]) & jumpable, dirs[i]);
+  return land & empty;
+}
+
+Bitboard JumpReach(const Geometry& g, const Direction* dirs, int num_dirs, bool chain, Square from,
+                   Bitboard occupied, Bitboard jumpable) {
+  // The origin is left empty by the move but a chain may not land on it again.
+  const Bitboard empty = g.all() & ~occupied & ~SquareBit(from);
+  Bitboard reached = JumpStep(g, dirs, num_dirs, SquareBit(from), empty, jumpable);
+  if (!chain) return reached;
+  for (Bitboard frontier = reached; frontier;) {
+    frontier = JumpStep(g, dirs, num_dirs, frontier, empty, jumpable) & ~reached;
+    reached |= frontier;
+  }
+  return reached;
+}
+
 Bitboard JumpTargets(const Variant& v, Side side, Square from, Bitboard occupied,
                      Bitboard jumpable) {
-  const Geometry& g = v.geometry();
-  const Bitboard empty = g.all() & ~occupied;
-  Bitboard reached = 0;
-  if (!v.rules().chain) {
-    for (int i = 0; i < v.num_jump_dirs(); ++i) {
-      const Direction d = v.jump_dirs(side)[i];
-      const Square over = g.neighbor(from, d);
-      if (over == kNoSquare || !Contains(jumpable, over)) continue;
-      const Square land = g.neighbor(over, d);
-      if (land != kNoSquare && Contains(empty, land)) reached |= SquareBit(land);
-    }
-    return reached;
-  }
-  // Depth-first over chains; a chain never visits a square twice, so the
-  // squares it has visited travel with it.
-  struct Frame {
-    Square at;
-    Bitboard visited;
-  };
-  Frame stack[kMaxSquares + 1];
-  int top = 0;
-  stack[top++] = {from, SquareBit(from)};
-  while (top > 0) {
-    const Frame f = stack[--top];
-    for (int i = 0; i < v.num_jump_dirs(); ++i) {
-      const Direction d = v.jump_dirs(side)[i];
-      const Square over = g.neighbor(f.at, d);
-      if (over == kNoSquare || !Contains(jumpable, over)) continue;
-      const Square land = g.neighbor(over, d);
-      if (land == kNoSquare || !Contains(empty, land) || Contains(f.visited, land)) continue;
-      reached |= SquareBit(land);
-      stack[top++] = {land, f.visited | SquareBit(land)};
-    }
-  }
-  return reached & ~SquareBit(from);
+  return JumpReach(v.geometry(), v.jump_dirs(side).data(), v.num_jump_dirs(), v.rules().chain, from,
+                   occupied, jumpable);
 }
 
 void GenerateRaw(const Position& pos, Side s, MoveList& moves) {
@@ -200,6 +192,74 @@ void GenerateRaw(const Position& pos, Side s, MoveList& moves) {
 bool IsMobile(const Position& pos, Side s) {
   const Variant& v = pos.variant();
   return Mobile(v, s, SidesOf(v, pos.pieces(s), pos.pieces(Opponent(s))));
+}
+
+namespace {
+
+// Whether m is a step or jump of M for side s.
+bool InRaw(const Variant& v, Side s, const Sides& b, Move m) {
+  if (m.is_pass() || !Contains(b.own, m.from)) return false;
+  const Geometry& g = v.geometry();
+  if (!m.jump) {
+    if (!Contains(b.empty, m.to)) return false;
+    for (int i = 0; i < v.num_step_dirs(); ++i)
+      if (g.neighbor(m.from, v.step_dirs(s)[i]) == m.to) return true;
+    return false;
+  }
+  const Bitboard others = (b.own | b.opp) & ~SquareBit(m.from);
+  return Contains(JumpTargets(v, s, m.from, others, b.jumpable & others), m.to);
+}
+
+}  // namespace
+
+bool IsLegal(const Position& pos, Move m) {
+  if (pos.over()) return false;
+  const Variant& v = pos.variant();
+  const Side s = pos.side_to_move();
+  const Sides b = SidesOf(v, pos.pieces(s), pos.pieces(Opponent(s)));
+  if (FilterApplies(pos, b)) {
+    MoveList moves;
+    GenerateLegal(pos, moves);
+    for (const Move& l : moves)
+      if (l == m) return l.jump == m.jump;
+    return false;
+  }
+  // Without the filter the legal moves are M, only its jumps if they are
+  // mandatory and there is one, or a pass when M is empty.
+  const auto [steps, jumps] = CountRaw(v, s, b);
+  if (m.is_pass()) return steps + jumps == 0 && CanPass(pos);
+  if (!InRaw(v, s, b, m)) return false;
+  return m.jump || !v.rules().mandatory_jumps || jumps == 0;
+}
+
+void GenerateUnmoves(const Position& pos, MoveList& moves) {
+  moves.clear();
+  const Variant& v = pos.variant();
+  const Geometry& g = v.geometry();
+  const Side mover = Opponent(pos.side_to_move());
+  const Bitboard own = pos.pieces(mover), opp = pos.pieces(pos.side_to_move());
+  const Bitboard empty = g.all() & ~(own | opp);
+  // A piece on `to` stepped in direction d from the empty square behind it.
+  for (int i = 0; i < v.num_step_dirs(); ++i) {
+    const Direction d = v.step_dirs(mover)[i];
+    for (Bitboard t = g.shift(empty, d) & own; t;) {
+      const Square to = PopLowest(t);
+      moves.push(Move::Step(g.neighbor(to, Reverse(d)), to));
+    }
+  }
+  // A jump walked backwards: the same pieces to jump over and squares to land
+  // on, the directions reversed.
+  std::array<Direction, 4> back{};
+  for (int i = 0; i < v.num_jump_dirs(); ++i) back[i] = Reverse(v.jump_dirs(mover)[i]);
+  for (Bitboard pieces = own; pieces;) {
+    const Square to = PopLowest(pieces);
+    const Bitboard others = (own | opp) & ~SquareBit(to);
+    for (Bitboard f = JumpReach(g, back.data(), v.num_jump_dirs(), v.rules().chain, to, others,
+                                Jumpable(v.rules(), own & ~SquareBit(to), opp));
+         f;)
+      moves.push(Move::Jump(PopLowest(f), to));
+  }
+  if (v.rules().block != Block::kLose) moves.push(Move::Pass());
 }
 
 void GenerateLegal(const Position& pos, MoveList& moves) {
@@ -282,7 +342,7 @@ struct TwoPlyNode {
     else
       steps = white ? PopCount(opp_n.ul & e) + PopCount(opp_n.ur & e)
                     : PopCount(opp_n.dl & e) + PopCount(opp_n.dr & e);
-    const Bitboard j = r.jump_over == JumpOver::kAny ? own_after | opp : own_after;
+    const Bitboard j = Jumpable(r, opp, own_after);
     const bool any_dir = r.jump_dir == JumpDir::kAny;
     int jumps = 0;
     if (white || any_dir)

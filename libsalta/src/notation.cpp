@@ -1,7 +1,6 @@
 #include "salta/notation.h"
 
 #include <charconv>
-#include <deque>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -92,34 +91,39 @@ absl::StatusOr<MoveText> ParseMoveText(const Geometry& g, absl::string_view text
 }
 
 std::vector<Square> JumpPath(const Position& pos, Move m) {
-  // Breadth-first over single jumps of the moving piece: a shortest path never
-  // visits a square twice, so it is a chain the rules allow.
+  // Breadth-first layers of the jump walk from the moving piece; a shortest
+  // path never visits a square twice, so it is a chain the rules allow. The
+  // path is read back from the last layer, one jump at a time.
   const Variant& v = pos.variant();
   const Geometry& g = v.geometry();
   const Side side = pos.side_to_move();
   const Bitboard occupied = pos.occupied() & ~SquareBit(m.from);
   const Bitboard jumpable =
-      v.rules().jump_over == JumpOver::kAny ? occupied : pos.pieces(Opponent(side));
-  std::array<Square, kMaxSquares> parent;
-  parent.fill(kNoSquare);
-  parent[m.from] = m.from;
-  std::deque<Square> queue{m.from};
-  while (!queue.empty() && parent[m.to] == kNoSquare) {
-    const Square at = queue.front();
-    queue.pop_front();
-    for (int i = 0; i < v.num_jump_dirs(); ++i) {
-      const Direction d = v.jump_dirs(side)[i];
-      const Square over = g.neighbor(at, d);
-      if (over == kNoSquare || !Contains(jumpable, over)) continue;
-      const Square land = g.neighbor(over, d);
-      if (land == kNoSquare || Contains(occupied, land) || parent[land] != kNoSquare) continue;
-      parent[land] = at;
-      queue.push_back(land);
+      Jumpable(v.rules(), occupied & pos.pieces(side), pos.pieces(Opponent(side)));
+  const Bitboard empty = g.all() & ~occupied & ~SquareBit(m.from);
+  const Direction* dirs = v.jump_dirs(side).data();
+  const int n = v.num_jump_dirs();
+  std::vector<Bitboard> layers{SquareBit(m.from)};
+  Bitboard seen = SquareBit(m.from);
+  while (!Contains(layers.back(), m.to)) {
+    const Bitboard next = JumpStep(g, dirs, n, layers.back(), empty, jumpable) & ~seen;
+    if (next == 0) return {};
+    seen |= next;
+    layers.push_back(next);
+  }
+  std::vector<Square> path(layers.size() - 1);
+  Square at = m.to;
+  for (size_t i = layers.size() - 1; i > 0; --i) {
+    path[i - 1] = at;
+    // A square of the layer before from which one jump lands on `at`.
+    for (Bitboard prev = layers[i - 1]; prev;) {
+      const Square s = PopLowest(prev);
+      if (Contains(JumpStep(g, dirs, n, SquareBit(s), empty, jumpable), at)) {
+        at = s;
+        break;
+      }
     }
   }
-  std::vector<Square> path;
-  if (parent[m.to] == kNoSquare) return path;
-  for (Square s = m.to; s != m.from; s = parent[s]) path.insert(path.begin(), s);
   return path;
 }
 

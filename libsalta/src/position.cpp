@@ -13,13 +13,14 @@ Position Position::Start(const Variant& variant) {
 }
 
 absl::StatusOr<Position> Position::Make(const Variant& variant,
-                                        const std::vector<std::pair<PieceId, Square>>& pieces,
+                                        const std::pair<PieceId, Square>* pieces, int count,
                                         Side side_to_move, int ply) {
   Position pos(variant);
   pos.piece_on_.fill(kNoPiece);
   pos.square_of_.fill(kNoSquare);
   const Geometry& g = variant.geometry();
-  for (auto [p, s] : pieces) {
+  for (int i = 0; i < count; ++i) {
+    const auto [p, s] = pieces[i];
     if (p < 0 || p >= kMaxPieces || !variant.HasPiece(p))
       return absl::InvalidArgumentError(
           absl::StrCat("piece ", p, " does not exist on a ", g.ToString(), " board"));
@@ -97,20 +98,9 @@ Position::Undo Position::Make(Move m) {
   side_to_move_ = Opponent(mover);
   hash_ ^= variant_->side_key();
   ++ply_;
-  Phase next = phase_;
-  if (phase_ == Phase::kExtraMove) {
-    next = Phase::kOver;
-  } else if (!m.is_pass() && bb_[int(mover)] == targets_[int(mover)] && Completed(mover)) {
-    if (mover == Side::kWhite && variant_->rules().extra_move && !Completed(Side::kBlack))
-      next = IsMobile(*this, Side::kBlack) ? Phase::kExtraMove : Phase::kOver;
-    else
-      next = Phase::kOver;
-  }
-  const int limit = variant_->limit_ply();
-  if (limit > 0 && ply_ >= limit) next = Phase::kOver;
-  if (next == Phase::kPlay && variant_->rules().block == Block::kLose &&
-      !IsMobile(*this, side_to_move_))
-    next = Phase::kOver;
+  // Black's extra move ends the game whatever it does; otherwise the phase
+  // follows from the board as for any position (one derivation, DerivePhase).
+  const Phase next = phase_ == Phase::kExtraMove ? Phase::kOver : DerivePhase();
   if (next != phase_) {
     hash_ ^= variant_->phase_key(int(phase_)) ^ variant_->phase_key(int(next));
     phase_ = next;
@@ -124,6 +114,16 @@ void Position::Unmake(Move m, const Undo& undo) {
   --ply_;
   hash_ = undo.hash;
   phase_ = undo.phase;
+}
+
+void Position::Unplay(Move m) {
+  if (!m.is_pass()) MovePiece(m.to, m.from);
+  side_to_move_ = Opponent(side_to_move_);
+  hash_ ^= variant_->side_key();
+  if (ply_ > 0) --ply_;
+  const Phase before = DerivePhase();
+  hash_ ^= variant_->phase_key(int(phase_)) ^ variant_->phase_key(int(before));
+  phase_ = before;
 }
 
 uint64_t Position::ComputeHash() const {

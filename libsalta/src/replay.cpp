@@ -202,6 +202,7 @@ class Replayer {
       return false;
     }
     report_.final_position.emplace(*pos);
+    if (options_.keep_moves) report_.start.emplace(*pos);
     return true;
   }
 
@@ -287,6 +288,7 @@ class Replayer {
       // A jump owed since the side's previous move is settled by this one.
       if (owed[int(side)] != ply) owed[int(side)] = 0;
       pos.Make(move);
+      if (options_.keep_moves) report_.moves.push_back(move);
       ++report_.plies;
       if (side == Side::kBlack) ++number;
       number_ = number;
@@ -341,12 +343,11 @@ class Replayer {
     const GameStatus st = StatusOf(pos);
     report_.end = st.reason;
     if (st.reason == EndReason::kBlocked) ended_ply_ = report_.plies;
-    const bool extra_pending = pos.phase() == Phase::kExtraMove;
+    const bool extra_pending = st.extra_move_pending;
     // The scoring count, computed only where the result or a Score tag needs it.
     const bool needs_count =
-        (st.over() || extra_pending) &&
-        (record_.Tag("Score") != nullptr || st.outcome == Outcome::kUndecided ||
-         (extra_pending && claimed != "*" && claimed != "0-1"));
+        st.scorable() && (record_.Tag("Score") != nullptr || st.outcome == Outcome::kUndecided ||
+                          (extra_pending && claimed != "*" && claimed != "0-1"));
     std::optional<CountedScore> counted;
     if (needs_count) counted = ScoreByCount(pos);
     const std::string* score_tag = record_.Tag("Score");
@@ -409,8 +410,7 @@ class Replayer {
                        "; the scoring count is not available (not exact within the time limit)")));
 
     if (!score_claimed) return;
-    const bool decided = st.over() || extra_pending;
-    if (!decided) {
+    if (!st.scorable()) {
       Error(issue(score_at, absl::StrCat("Score tag \"", *score_tag, "\" but ", why)));
       return;
     }

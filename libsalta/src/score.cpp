@@ -59,7 +59,8 @@ absl::StatusOr<GameScore> ScoreGame(const Position& pos, const FinishOptions& op
 
   // White completed and Black's extra move is still to be played: scored as
   // if Black played it optimally.
-  if (pos.phase() == Phase::kExtraMove) {
+  const GameStatus status = StatusOf(pos);
+  if (status.extra_move_pending) {
     score.reason = EndReason::kExtraMove;
     score.extra_move_credited = true;
     absl::StatusOr<FinishResult> need = Count(pos, Side::kBlack, options, score);
@@ -82,7 +83,6 @@ absl::StatusOr<GameScore> ScoreGame(const Position& pos, const FinishOptions& op
     return score;
   }
 
-  const GameStatus status = StatusOf(pos);
   if (!status.over())
     return absl::FailedPreconditionError(
         "the game is not over: no side has completed its goal and the move limit is not "

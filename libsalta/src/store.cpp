@@ -1,5 +1,8 @@
 #include "salta/store.h"
 
+#include <algorithm>
+#include <bit>
+#include <cstring>
 #include <filesystem>
 
 #include "absl/strings/match.h"
@@ -8,6 +11,8 @@
 #include "absl/strings/str_split.h"
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
+#include "rocksdb/sst_file_writer.h"
+#include "rocksdb/table.h"
 #include "rocksdb/write_batch.h"
 
 namespace salta {
@@ -80,9 +85,29 @@ absl::StatusOr<TableMeta> ReadMetaFrom(rocksdb::DB& db, const std::string& dir) 
   return meta;
 }
 
+// The options every table and table file shares: zstd compression, and no
+// silent recovery past a damaged log record.
+rocksdb::Options BaseOptions() {
+  rocksdb::Options options;
+  // Debian's RocksDB is built with zstd.
+  options.compression = rocksdb::kZSTD;
+  options.bottommost_compression = rocksdb::kZSTD;
+  options.compression_opts.level = 9;
+  options.bottommost_compression_opts = options.compression_opts;
+  options.bottommost_compression_opts.enabled = true;
+  // A write torn by a crash at the log's end never completed and is dropped;
+  // damage anywhere before it is an error.
+  options.wal_recovery_mode = rocksdb::WALRecoveryMode::kTolerateCorruptedTailRecords;
+  options.paranoid_checks = true;
+  rocksdb::BlockBasedTableOptions table;
+  table.block_size = 16 << 10;
+  options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  return options;
+}
+
 absl::StatusOr<std::unique_ptr<rocksdb::DB>> OpenDb(const std::string& dir, bool writable,
                                                     bool create) {
-  rocksdb::Options options;
+  rocksdb::Options options = BaseOptions();
   options.create_if_missing = create;
   options.error_if_exists = create;
   options.info_log_level = rocksdb::InfoLogLevel::ERROR_LEVEL;
@@ -96,6 +121,26 @@ absl::StatusOr<std::unique_ptr<rocksdb::DB>> OpenDb(const std::string& dir, bool
 
 }  // namespace
 
+uint64_t StableHash(absl::string_view bytes, uint64_t seed) {
+  // Eight bytes at a time, each word multiplied in and folded (a
+  // multiply-rotate mix); the tail and the length go in last.
+  constexpr uint64_t k1 = 0x9E3779B97F4A7C15ull, k2 = 0xC2B2AE3D27D4EB4Full;
+  uint64_t h = seed ^ (uint64_t(bytes.size()) * k1);
+  size_t i = 0;
+  for (; i + 8 <= bytes.size(); i += 8) {
+    uint64_t w;
+    std::memcpy(&w, bytes.data() + i, 8);
+    if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
+    h = std::rotl(h ^ (w * k2), 29) * k1;
+  }
+  uint64_t tail = 0;
+  for (size_t j = 0; i + j < bytes.size(); ++j) tail |= uint64_t(uint8_t(bytes[i + j])) << (8 * j);
+  h = std::rotl(h ^ (tail * k2), 29) * k1;
+  h ^= h >> 32;
+  h *= k2;
+  return h ^ (h >> 29);
+}
+
 std::string EncodeKey(uint64_t key) {
   std::string out(8, '\0');
   for (int i = 0; i < 8; ++i) out[i] = char((key >> (8 * (7 - i))) & 0xFF);
@@ -107,6 +152,43 @@ std::optional<uint64_t> DecodeKey(absl::string_view bytes) {
   uint64_t key = 0;
   for (unsigned char c : bytes) key = (key << 8) | c;
   return key;
+}
+
+struct TableFile::Impl {
+  rocksdb::Options options = BaseOptions();
+  rocksdb::SstFileWriter writer{rocksdb::EnvOptions(), options};
+  bool open = false;
+};
+
+TableFile::~TableFile() {
+  if (impl_ && impl_->open && entries_ == 0) {
+    std::error_code ec;
+    std::filesystem::remove(path_, ec);
+  }
+}
+
+absl::StatusOr<std::unique_ptr<TableFile>> TableFile::Create(const std::string& path) {
+  std::unique_ptr<TableFile> file(new TableFile());
+  file->impl_ = std::make_unique<Impl>();
+  file->path_ = path;
+  if (absl::Status s = FromRocks(file->impl_->writer.Open(path),
+                                 absl::StrCat("cannot create table file ", path));
+      !s.ok())
+    return s;
+  file->impl_->open = true;
+  return file;
+}
+
+absl::Status TableFile::Add(absl::string_view key, absl::string_view value) {
+  ++entries_;
+  return FromRocks(impl_->writer.Put(DataKey(key), rocksdb::Slice(value.data(), value.size())),
+                   absl::StrCat("writing table file ", path_));
+}
+
+absl::Status TableFile::Finish() {
+  if (entries_ == 0) return absl::OkStatus();
+  impl_->open = false;
+  return FromRocks(impl_->writer.Finish(), absl::StrCat("finishing table file ", path_));
 }
 
 void Table::Batch::Put(absl::string_view key, absl::string_view value) {
@@ -173,22 +255,13 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Open(const std::string& dir,
   if (!db.ok()) return db.status();
   absl::StatusOr<TableMeta> meta = ReadMetaFrom(**db, dir);
   if (!meta.ok()) return meta.status();
-  auto mismatch = [&](absl::string_view field, absl::string_view have, absl::string_view want) {
-    return absl::FailedPreconditionError(absl::StrCat("table ", dir, " does not match: its ", field,
-                                                      " is \"", have, "\", expected \"", want,
-                                                      "\""));
-  };
-  if (meta->kind != expected.kind) return mismatch("kind", meta->kind, expected.kind);
-  if (meta->version != expected.version)
-    return mismatch("version", absl::StrCat(meta->version), absl::StrCat(expected.version));
-  if (meta->geometry != expected.geometry)
-    return mismatch("geometry", meta->geometry, expected.geometry);
-  if (meta->rules != expected.rules) return mismatch("rules", meta->rules, expected.rules);
-  if (meta->parameters != expected.parameters)
-    return mismatch("parameters", meta->parameters, expected.parameters);
-
+  std::unique_ptr<Table> table(new Table());
+  table->db_ = std::move(*db);
+  table->dir_ = dir;
+  table->meta_ = *meta;
+  if (absl::Status s = table->CheckMeta(expected); !s.ok()) return s;
   std::string complete;
-  rocksdb::Status s = (*db)->Get(rocksdb::ReadOptions(), kCompleteKey, &complete);
+  rocksdb::Status s = table->db_->Get(rocksdb::ReadOptions(), kCompleteKey, &complete);
   if (s.IsNotFound())
     return absl::FailedPreconditionError(
         absl::StrCat("table ", dir,
@@ -200,22 +273,102 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Open(const std::string& dir,
   if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &want_count) ||
       !absl::SimpleHexAtoi(parts[1], &want_sum))
     return absl::DataLossError(absl::StrCat("table ", dir, " has a malformed completion record"));
+  table->count_ = want_count;
+  table->checksum_ = want_sum;
+  if (options.verify_checksum)
+    if (absl::Status st = table->Verify(); !st.ok()) return st;
+  return table;
+}
 
+absl::Status Table::Verify() const {
+  uint64_t count = 0, sum = 0;
+  if (absl::Status st = Scan(count, sum); !st.ok()) return st;
+  if (count != count_ || sum != checksum_)
+    return absl::DataLossError(
+        absl::StrCat("table ", dir_, " is damaged: it holds ", count, " entries with checksum ",
+                     absl::Hex(sum), ", its completion record says ", count_, " with checksum ",
+                     absl::Hex(checksum_), "; delete it and build it again"));
+  return absl::OkStatus();
+}
+
+absl::Status Table::CheckMeta(const TableMeta& expected) const {
+  auto mismatch = [&](absl::string_view field, absl::string_view have, absl::string_view want) {
+    return absl::FailedPreconditionError(absl::StrCat("table ", dir_, " does not match: its ",
+                                                      field, " is \"", have, "\", expected \"",
+                                                      want, "\""));
+  };
+  if (meta_.kind != expected.kind) return mismatch("kind", meta_.kind, expected.kind);
+  if (meta_.version != expected.version)
+    return mismatch("version", absl::StrCat(meta_.version), absl::StrCat(expected.version));
+  if (meta_.geometry != expected.geometry)
+    return mismatch("geometry", meta_.geometry, expected.geometry);
+  if (meta_.rules != expected.rules) return mismatch("rules", meta_.rules, expected.rules);
+  if (meta_.parameters != expected.parameters)
+    return mismatch("parameters", meta_.parameters, expected.parameters);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<Table>> Table::Resume(const std::string& dir,
+                                                     const TableMeta& expected) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec))
+    return absl::NotFoundError(absl::StrCat("no table at ", dir));
+  absl::StatusOr<std::unique_ptr<rocksdb::DB>> db = OpenDb(dir, true, false);
+  if (!db.ok()) return db.status();
+  absl::StatusOr<TableMeta> meta = ReadMetaFrom(**db, dir);
+  if (!meta.ok()) return meta.status();
   std::unique_ptr<Table> table(new Table());
   table->db_ = std::move(*db);
   table->dir_ = dir;
   table->meta_ = *meta;
-  table->count_ = want_count;
-  if (options.verify_checksum) {
-    uint64_t count = 0, sum = 0;
-    if (absl::Status st = table->Scan(count, sum); !st.ok()) return st;
-    if (count != want_count || sum != want_sum)
-      return absl::DataLossError(
-          absl::StrCat("table ", dir, " is damaged: it holds ", count, " entries with checksum ",
-                       absl::Hex(sum), ", its completion record says ", want_count,
-                       " with checksum ", absl::Hex(want_sum), "; delete it and build it again"));
-  }
+  if (absl::Status s = table->CheckMeta(expected); !s.ok()) return s;
+  std::string complete;
+  rocksdb::Status s = table->db_->Get(rocksdb::ReadOptions(), kCompleteKey, &complete);
+  if (s.ok())
+    return absl::FailedPreconditionError(absl::StrCat("table ", dir, " is already complete"));
+  if (!s.IsNotFound()) return FromRocks(s, absl::StrCat("reading table ", dir));
+  table->writable_ = true;
   return table;
+}
+
+absl::StatusOr<bool> Table::IsComplete(const std::string& dir) {
+  absl::StatusOr<std::unique_ptr<rocksdb::DB>> db = OpenDb(dir, false, false);
+  if (!db.ok()) return db.status();
+  std::string complete;
+  rocksdb::Status s = (*db)->Get(rocksdb::ReadOptions(), kCompleteKey, &complete);
+  if (s.IsNotFound()) return false;
+  if (!s.ok()) return FromRocks(s, absl::StrCat("reading table ", dir));
+  return true;
+}
+
+absl::Status Table::Ingest(const std::vector<std::string>& paths) {
+  if (!writable_)
+    return absl::FailedPreconditionError(absl::StrCat("table ", dir_, " is read-only"));
+  if (paths.empty()) return absl::OkStatus();
+  rocksdb::IngestExternalFileOptions options;
+  options.move_files = true;
+  // One file at a time: files whose key ranges interleave (the blocks of the
+  // processes of a distributed build) each go in above the others.
+  for (const std::string& path : paths)
+    if (absl::Status s = FromRocks(db_->IngestExternalFile({path}, options),
+                                   absl::StrCat("adding ", path, " to table ", dir_));
+        !s.ok())
+      return s;
+  return absl::OkStatus();
+}
+
+uint64_t Table::DiskBytes(const std::string& dir) {
+  uint64_t bytes = 0;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    // The table's own files, not logs of past runs or files beside it.
+    if (!entry.is_regular_file(ec) || absl::StartsWith(name, "LOG")) continue;
+    if (absl::EndsWith(name, ".sst") || absl::StartsWith(name, "MANIFEST") ||
+        absl::EndsWith(name, ".log") || name == "CURRENT" || absl::StartsWith(name, "OPTIONS"))
+      bytes += entry.file_size(ec);
+  }
+  return bytes;
 }
 
 absl::Status Table::Scan(uint64_t& count, uint64_t& checksum) const {
@@ -290,6 +443,7 @@ absl::Status Table::Finish() {
   if (absl::Status s = FromRocks(db_->Flush(flush), absl::StrCat("flushing table ", dir_)); !s.ok())
     return s;
   count_ = count;
+  checksum_ = sum;
   writable_ = false;
   return absl::OkStatus();
 }

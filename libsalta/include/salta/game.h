@@ -24,6 +24,8 @@ absl::StatusOr<const Variant*> MakeVariant(absl::string_view preset,
 // move, its ply in the game (pos.ply() + 1), its move number, the side, its
 // place in the list and why. pos is left after the last legal move.
 absl::Status PlayMoves(Position& pos, absl::string_view moves);
+// The same, and appends each move played to `played`.
+absl::Status PlayMoves(Position& pos, absl::string_view moves, std::vector<Move>& played);
 
 enum class EndReason {
   kNone,       // in play
@@ -36,12 +38,21 @@ absl::string_view EndReasonName(EndReason r);  // "goal", "extra-move", ...
 
 enum class Outcome { kNone, kWhiteWins, kBlackWins, kDraw, kUndecided };
 
+// How a game stands: the one judgement of the game's end that replay,
+// scoring, self-play, the tools and the endgame tables all make through
+// StatusOf. The winner's points, which need the scoring count, are added by
+// ScoreGame (score.h) on top of this judgement.
 struct GameStatus {
   EndReason reason = EndReason::kNone;
   // kUndecided: over by the move limit with limit-scoring=moves, where the
   // outcome needs both sides' counts (see finish.h).
   Outcome outcome = Outcome::kNone;
+  // White has completed and Black's compensating move is still to be made:
+  // not over yet, but a record that stops here is scored (score.h).
+  bool extra_move_pending = false;
   bool over() const { return reason != EndReason::kNone; }
+  // Over, or stopped where the rules still give a score.
+  bool scorable() const { return over() || extra_move_pending; }
 };
 GameStatus StatusOf(const Position& pos);
 

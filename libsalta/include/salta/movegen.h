@@ -27,10 +27,35 @@ uint64_t CountLegalTwoPly(const Position& pos);
 void GenerateRaw(const Position& pos, Side s, MoveList& moves);
 // Whether side s has any step or jump in the position (M is not empty).
 bool IsMobile(const Position& pos, Side s);
+// Whether m is among GenerateLegal's moves (from, to and the jump flag).
+bool IsLegal(const Position& pos, Move m);
 
-// The squares a piece of side `side` on `from` can reach by jumps alone (one
-// jump, or a chain where chains are on), over `occupied` (the moving piece
-// itself excluded) where `jumpable` are the pieces it may jump over.
+// Retrograde move generation: every step, jump and pass of the side that
+// moved last (the opponent of the side to move) that could have led here,
+// as moves of the position before it (Position::Unplay undoes one). These
+// are candidates: whether one was legal there is IsLegal's judgement.
+void GenerateUnmoves(const Position& pos, MoveList& moves);
+
+// The pieces a jump may go over, seen from the side that owns `own`: the
+// opponent's (jump-over=opponent) or every piece (jump-over=any).
+Bitboard Jumpable(const Rules& rules, Bitboard own, Bitboard opp);
+
+// One jump from every square of `from` in each of the directions: the
+// landing squares in `empty` beyond a piece of `jumpable`.
+Bitboard JumpStep(const Geometry& g, const Direction* dirs, int num_dirs, Bitboard from,
+                  Bitboard empty, Bitboard jumpable);
+
+// The jump walk: the squares a piece on `from` reaches by one jump, or, with
+// `chain`, by a chain of jumps (every prefix a move), in the given
+// directions, over pieces of `jumpable`, landing only on squares outside
+// `occupied` (which must not hold the moving piece). A chain never lands on
+// a square twice; every walk contains such a chain, so the reach is the
+// closure of single jumps.
+Bitboard JumpReach(const Geometry& g, const Direction* dirs, int num_dirs, bool chain, Square from,
+                   Bitboard occupied, Bitboard jumpable);
+
+// JumpReach with the jump directions and chain rule of the variant for a
+// piece of side `side`.
 Bitboard JumpTargets(const Variant& v, Side side, Square from, Bitboard occupied,
                      Bitboard jumpable);
 

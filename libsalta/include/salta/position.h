@@ -36,6 +36,13 @@ class Position {
   // limit ends the game, White's completion gives Black its extra move.
   static absl::StatusOr<Position> Make(const Variant& variant,
                                        const std::vector<std::pair<PieceId, Square>>& pieces,
+                                       Side side_to_move, int ply) {
+    return Make(variant, pieces.data(), int(pieces.size()), side_to_move, ply);
+  }
+  // The same from an array, without allocating (retrograde analysis makes
+  // positions by the billion).
+  static absl::StatusOr<Position> Make(const Variant& variant,
+                                       const std::pair<PieceId, Square>* pieces, int count,
                                        Side side_to_move, int ply);
 
   const Variant& variant() const { return *variant_; }
@@ -61,6 +68,12 @@ class Position {
   // Plays a legal move (or pass) of the side to move; the move is not checked.
   Undo Make(Move m);
   void Unmake(Move m, const Undo& undo);
+  // Retrograde analysis: turns this position into the one before the other
+  // side played m (its piece on m.to goes back to m.from; a pass moves
+  // nothing), with the phase derived from the board as Make(pieces) does and
+  // the ply one less (never below 0). Whether m was legal there is the
+  // caller's question (IsLegal in movegen.h).
+  void Unplay(Move m);
 
   // The hash recomputed from scratch (for tests of the incremental one).
   uint64_t ComputeHash() const;

@@ -55,9 +55,33 @@ std::optional<T> DecodeValue(absl::string_view bytes) {
   std::memcpy(&value, bytes.data(), sizeof(T));
   return value;
 }
+// A 64-bit hash of bytes that is the same on every build and machine
+// (unlike std::hash or absl::Hash), for checksums of what is stored.
+uint64_t StableHash(absl::string_view bytes, uint64_t seed = 0);
+
 // An unsigned key as 8 big-endian bytes, so that keys sort as numbers.
 std::string EncodeKey(uint64_t key);
 std::optional<uint64_t> DecodeKey(absl::string_view bytes);
+
+// A file of data entries made apart from any table -- by another thread or
+// process -- and moved into one by Table::Ingest (RocksDB's bulk ingestion).
+class TableFile {
+ public:
+  ~TableFile();
+  static absl::StatusOr<std::unique_ptr<TableFile>> Create(const std::string& path);
+  // Keys must come in increasing byte order.
+  absl::Status Add(absl::string_view key, absl::string_view value);
+  // Completes and syncs the file; with no entry added, no file is left.
+  absl::Status Finish();
+  uint64_t entries() const { return entries_; }
+
+ private:
+  TableFile() = default;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::string path_;
+  uint64_t entries_ = 0;
+};
 
 class Table {
  public:
@@ -98,6 +122,12 @@ class Table {
                                                        const TableMeta& meta) {
     return Create(dir, meta, CreateOptions{});
   }
+  // An incomplete table (created, never finished) whose metadata equals
+  // `expected`, writable again: a build resumes here.
+  static absl::StatusOr<std::unique_ptr<Table>> Resume(const std::string& dir,
+                                                       const TableMeta& expected);
+  // Whether dir holds a finished table (its completion record), without checks.
+  static absl::StatusOr<bool> IsComplete(const std::string& dir);
   // A complete table, read-only, whose metadata must equal `expected`.
   static absl::StatusOr<std::unique_ptr<Table>> Open(const std::string& dir,
                                                      const TableMeta& expected,
@@ -117,6 +147,11 @@ class Table {
 
   absl::Status Put(absl::string_view key, absl::string_view value);
   absl::Status Write(const Batch& batch);
+  // Moves the files (TableFile) into the table; their keys replace any the
+  // table has.
+  absl::Status Ingest(const std::vector<std::string>& paths);
+  // The bytes of the table's files on disk.
+  static uint64_t DiskBytes(const std::string& dir);
   // The value at key, nullopt if absent.
   absl::StatusOr<std::optional<std::string>> Get(absl::string_view key) const;
 
@@ -140,6 +175,10 @@ class Table {
   absl::Status ForEach(const std::function<absl::Status(absl::string_view key,
                                                         absl::string_view value)>& visit) const;
 
+  // Reads every entry of a complete table and compares them with the
+  // completion record (what Open does with verify_checksum).
+  absl::Status Verify() const;
+
   // Writes the completion record (count and checksum) last and syncs; the
   // table is read-only afterwards.
   absl::Status Finish();
@@ -147,12 +186,14 @@ class Table {
  private:
   Table() = default;
   absl::Status Scan(uint64_t& count, uint64_t& checksum) const;
+  absl::Status CheckMeta(const TableMeta& expected) const;
 
   std::unique_ptr<rocksdb::DB> db_;
   std::string dir_;
   TableMeta meta_;
   bool writable_ = false;
   uint64_t count_ = 0;
+  uint64_t checksum_ = 0;  // the completion record's
 };
 
 }  // namespace salta

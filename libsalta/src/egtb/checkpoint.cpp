@@ -1,0 +1,157 @@
+#include "salta/egtb/checkpoint.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "nlohmann/json.hpp"
+#include "salta/store.h"
+
+namespace salta::egtb {
+namespace {
+
+constexpr absl::string_view kMagic = "salta-egtb-checkpoint 1\n";
+
+absl::Status Errno(absl::string_view what, const std::string& path) {
+  return absl::InternalError(absl::StrCat(what, " ", path, ": ", std::strerror(errno)));
+}
+
+// Writes all of data or fails with the reason.
+absl::Status WriteAll(int fd, const void* data, size_t n, const std::string& path) {
+  const char* p = static_cast<const char*>(data);
+  while (n > 0) {
+    const ssize_t w = ::write(fd, p, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return Errno("cannot write checkpoint", path);
+    p += w;
+    n -= size_t(w);
+  }
+  return absl::OkStatus();
+}
+
+bool ReadAll(std::FILE* f, void* data, size_t n) {
+  return std::fread(data, 1, n, f) == n;
+}
+
+uint64_t Checksum(absl::string_view header, std::span<const Code> values,
+                  std::span<const uint8_t> counts) {
+  uint64_t h = StableHash(header);
+  h = StableHash(
+      absl::string_view(reinterpret_cast<const char*>(values.data()), values.size_bytes()), h);
+  return StableHash(
+      absl::string_view(reinterpret_cast<const char*>(counts.data()), counts.size_bytes()), h);
+}
+
+std::string HeaderText(const CheckpointHeader& h) {
+  return nlohmann::ordered_json{{"class", h.class_text},
+                                {"rank", h.rank},
+                                {"processes", h.processes},
+                                {"positions", h.positions},
+                                {"level", h.level},
+                                {"resolved", h.resolved},
+                                {"done", h.done}}
+      .dump();
+}
+
+}  // namespace
+
+std::string CheckpointPath(const std::string& dir, int rank, int processes) {
+  return (std::filesystem::path(dir) / absl::StrCat("checkpoint-", rank, "-of-", processes))
+      .string();
+}
+
+absl::Status SaveCheckpoint(const std::string& path, const CheckpointHeader& header,
+                            std::span<const Code> values, std::span<const uint8_t> counts) {
+  const std::string tmp = path + ".tmp";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return Errno("cannot create checkpoint", tmp);
+  const std::string text = HeaderText(header);
+  const uint64_t length = text.size();
+  const uint64_t sum = Checksum(text, values, counts);
+  absl::Status s = WriteAll(fd, kMagic.data(), kMagic.size(), tmp);
+  if (s.ok()) s = WriteAll(fd, &length, sizeof length, tmp);
+  if (s.ok()) s = WriteAll(fd, text.data(), text.size(), tmp);
+  if (s.ok()) s = WriteAll(fd, values.data(), values.size_bytes(), tmp);
+  if (s.ok()) s = WriteAll(fd, counts.data(), counts.size_bytes(), tmp);
+  if (s.ok()) s = WriteAll(fd, &sum, sizeof sum, tmp);
+  if (s.ok() && ::fsync(fd) != 0) s = Errno("cannot sync checkpoint", tmp);
+  if (::close(fd) != 0 && s.ok()) s = Errno("cannot close checkpoint", tmp);
+  if (!s.ok()) {
+    ::unlink(tmp.c_str());
+    return s;
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) return Errno("cannot rename checkpoint", tmp);
+  // The rename itself must reach the disk.
+  const std::string dir = std::filesystem::path(path).parent_path().string();
+  const int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::optional<CheckpointHeader>> LoadCheckpoint(const std::string& path,
+                                                               const CheckpointHeader& expected,
+                                                               std::span<Code> values,
+                                                               std::span<uint8_t> counts,
+                                                               std::string& why) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    why = "no checkpoint";
+    return std::nullopt;
+  }
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return Errno("cannot read checkpoint", path);
+  struct Closer {
+    std::FILE* f;
+    ~Closer() { std::fclose(f); }
+  } closer{f};
+  std::string magic(kMagic.size(), '\0');
+  uint64_t length = 0;
+  if (!ReadAll(f, magic.data(), magic.size()) || magic != kMagic ||
+      !ReadAll(f, &length, sizeof length) || length > (1 << 20)) {
+    why = "the checkpoint is damaged (bad header)";
+    return std::nullopt;
+  }
+  std::string text(length, '\0');
+  if (!ReadAll(f, text.data(), text.size())) {
+    why = "the checkpoint is truncated";
+    return std::nullopt;
+  }
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  CheckpointHeader h;
+  try {
+    h.class_text = j.at("class").get<std::string>();
+    h.rank = j.at("rank").get<int>();
+    h.processes = j.at("processes").get<int>();
+    h.positions = j.at("positions").get<uint64_t>();
+    h.level = j.at("level").get<int>();
+    h.resolved = j.at("resolved").get<uint64_t>();
+    h.done = j.at("done").get<bool>();
+  } catch (const nlohmann::json::exception&) {
+    why = "the checkpoint is damaged (bad header)";
+    return std::nullopt;
+  }
+  if (!h.SameRun(expected) || values.size() != h.positions || counts.size() != h.positions) {
+    why = "the checkpoint is of another build";
+    return std::nullopt;
+  }
+  uint64_t sum = 0;
+  if (!ReadAll(f, values.data(), values.size_bytes()) ||
+      !ReadAll(f, counts.data(), counts.size_bytes()) || !ReadAll(f, &sum, sizeof sum) ||
+      std::fgetc(f) != EOF || sum != Checksum(text, values, counts)) {
+    why = "the checkpoint is damaged (its checksum does not match)";
+    return std::nullopt;
+  }
+  return h;
+}
+
+}  // namespace salta::egtb
