@@ -1,15 +1,26 @@
-// The scoring count's benchmark: solves every position of
-// data/finish-bench.txt exactly, one thread, and prints the distribution of
-// times and node counts.
+// The scoring count's benchmark: solves every position of two fixed sets
+// exactly, one thread, and prints the distribution of times and node counts
+// of each.
 //
-//   build/bench/salta_finish_bench [--data data/finish-bench.txt] [--pdb-dir DIR]
+//   build/bench/salta_finish_bench [--data FILE]... [--pdb-dir DIR]
 //       [--group-size K] [--verbose]
 //   build/bench/salta_finish_bench --generate 100 --seed 1 > data/finish-bench.txt
+//   build/bench/salta_finish_bench --generate-far 100 --seed 1 > data/finish-bench-far.txt
+//
+// Without --data it runs data/finish-bench.txt and data/finish-bench-far.txt.
 //
 // --generate plays greedy, toward-the-goal games (standard rules, the
 // 120-move limit) with a fixed seed and writes positions to count: the final
 // position of each game that ended by the goal (the loser's side), and of
-// each game that reached the move limit (both sides).
+// each game that reached the move limit (both sides). Each line: the side,
+// then the position.
+//
+// --generate-far writes positions far from home: the final positions of
+// random games at the 120-move limit (standard and pre1900, 10x10 and
+// smaller boards), positions in the middle of random and greedy games
+// (forward too, also with one row), and the start position of every preset
+// on every geometry.
+// Each line: side | rules | board/rows | position.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -120,6 +131,142 @@ int Generate(int count, uint64_t seed) {
   return written == count ? 0 : 1;
 }
 
+// A small, platform-independent random stream (SplitMix64), so that the
+// generated sets are the same everywhere.
+class Random {
+ public:
+  explicit Random(uint64_t seed) : state_(seed) {}
+  uint64_t Next() {
+    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  int Below(int n) { return int(Next() % uint64_t(n)); }
+
+ private:
+  uint64_t state_;
+};
+
+const salta::Variant& VariantOf(const std::string& spec, int board, int rows) {
+  absl::StatusOr<salta::Rules> rules = salta::Rules::Parse(spec);
+  absl::StatusOr<salta::Geometry> g = salta::Geometry::Make(board, rows);
+  if (!rules.ok() || !g.ok()) {
+    std::cerr << "bad variant " << spec << " " << board << "x" << board << "/" << rows << "\n";
+    std::exit(2);
+  }
+  absl::StatusOr<const salta::Variant*> v = salta::Variant::Get(*g, *rules);
+  if (!v.ok()) std::exit(2);
+  return **v;
+}
+
+// Plays from the start: random moves, or the move that brings the moved
+// piece nearest its target (ties at random, 10% random moves), until the
+// game is over or `stop_ply` plies are played.
+Position Play(const salta::Variant& v, bool greedy, int stop_ply, Random& rng) {
+  Position pos = Position::Start(v);
+  const salta::Geometry& g = v.geometry();
+  while (!pos.over() && pos.ply() < stop_ply) {
+    MoveList moves;
+    salta::GenerateLegal(pos, moves);
+    if (moves.empty()) break;
+    Move pick = moves[rng.Below(moves.size())];
+    if (greedy && rng.Below(10) != 0) {
+      int best = 1 << 30, ties = 0;
+      for (const Move& m : moves) {
+        if (m.is_pass()) continue;
+        const salta::PieceId p = pos.piece_on(m.from);
+        const int d = g.distance(m.to, v.target(p)) - g.distance(m.from, v.target(p));
+        if (d < best) {
+          best = d;
+          ties = 1;
+          pick = m;
+        } else if (d == best && rng.Below(++ties) == 0) {
+          pick = m;
+        }
+      }
+    }
+    pos.Make(pick);
+  }
+  return pos;
+}
+
+int GenerateFar(int count, uint64_t seed) {
+  Random rng(seed);
+  struct Line {
+    Side side;
+    std::string rules;
+    int board, rows;
+    std::string position;
+  };
+  std::vector<Line> lines;
+  auto add = [&](Side side, const std::string& rules, int board, int rows, const Position& pos) {
+    lines.push_back({side, rules, board, rows, salta::PositionToString(pos)});
+  };
+  // The start position of every preset on every geometry (White's count;
+  // Black's is the same by symmetry).
+  for (const char* preset : {"standard", "pre1900", "forward"})
+    for (int board = 4; board <= 10; board += 2)
+      for (int rows = 1; rows <= 3 && 2 * rows < board; ++rows)
+        add(Side::kWhite, preset, board, rows, Position::Start(VariantOf(preset, board, rows)));
+  const int starts = int(lines.size());
+  // Random games at the 120-move limit, both sides: most of the set.
+  struct Source {
+    const char* rules;
+    int board, rows;
+    bool greedy;
+    bool to_limit;  // else stopped at a random ply in the middle of the game
+    int share;      // of the rest, in percent
+  };
+  const Source sources[] = {
+      {"standard move-limit=120", 10, 3, false, true, 40},
+      {"pre1900 move-limit=120", 10, 3, false, true, 10},
+      {"standard move-limit=120", 8, 3, false, true, 5},
+      {"standard move-limit=120", 10, 3, false, false, 15},
+      {"standard move-limit=120", 10, 3, true, false, 15},
+      // Forward-only moves: on 10x10 with three rows the goal is soon out
+      // of reach; with one row it is not.
+      {"forward", 10, 3, false, false, 3},
+      {"forward", 10, 1, false, false, 6},
+      {"forward", 8, 1, true, false, 6},
+  };
+  const int rest = count - starts;
+  for (const Source& src : sources) {
+    const int want = rest * src.share / 100;
+    const salta::Variant& v = VariantOf(src.rules, src.board, src.rows);
+    for (int made = 0; made < want;) {
+      const int stop = src.to_limit ? 1 << 30 : 10 + rng.Below(src.greedy ? 120 : 200);
+      const Position end = Play(v, src.greedy, stop, rng);
+      if (src.to_limit && salta::StatusOf(end).reason != salta::EndReason::kMoveLimit) continue;
+      if (src.to_limit && made + 1 < want) {
+        add(Side::kWhite, src.rules, src.board, src.rows, end);
+        add(Side::kBlack, src.rules, src.board, src.rows, end);
+        made += 2;
+      } else {
+        add(rng.Below(2) ? Side::kBlack : Side::kWhite, src.rules, src.board, src.rows, end);
+        ++made;
+      }
+    }
+  }
+  // Fill to the count with more random limit positions.
+  const salta::Variant& v = VariantOf(sources[0].rules, 10, 3);
+  while (int(lines.size()) < count) {
+    const Position end = Play(v, false, 1 << 30, rng);
+    if (salta::StatusOf(end).reason == salta::EndReason::kMoveLimit)
+      add(rng.Below(2) ? Side::kBlack : Side::kWhite, sources[0].rules, 10, 3, end);
+  }
+  std::printf(
+      "# The scoring count's positions far from home (bench/finish_bench.cpp --generate-far %d "
+      "--seed %llu):\n# start positions of every preset and geometry, random games at the "
+      "120-move limit, positions in the middle of random and greedy games.\n# Each line: the "
+      "side to count | rules | board/rows | the position (docs/notation.md).\n",
+      count, (unsigned long long)seed);
+  for (const Line& l : lines)
+    std::printf("%s | %s | %dx%d/%d | %s\n", l.side == Side::kWhite ? "white" : "black",
+                l.rules.c_str(), l.board, l.board, l.rows, l.position.c_str());
+  return 0;
+}
+
 double Percentile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
   if (v.empty()) return 0;
@@ -127,74 +274,65 @@ double Percentile(std::vector<double> v, double q) {
   return v[i];
 }
 
-}  // namespace
+struct Item {
+  Side side;
+  Position pos;
+};
 
-int main(int argc, char** argv) {
-  std::string data = std::string(SALTA_DATA_DIR) + "/finish-bench.txt";
-  salta::FinishOptions options;
-  bool verbose = false;
-  int generate = 0;
-  uint64_t seed = 1;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-    if (a == "--data")
-      data = next();
-    else if (a == "--pdb-dir")
-      options.pattern_dir = next();
-    else if (a == "--group-size")
-      options.pattern_group_size = std::stoi(next());
-    else if (a == "--time-limit")
-      options.time_limit_seconds = std::stod(next());
-    else if (a == "--verbose")
-      verbose = true;
-    else if (a == "--generate")
-      generate = std::stoi(next());
-    else if (a == "--seed")
-      seed = std::stoull(next());
-    else {
-      std::cerr << "usage: salta_finish_bench [--data FILE] [--pdb-dir DIR] [--group-size K] "
-                   "[--time-limit S] [--verbose] | --generate N [--seed S]\n";
-      return 2;
-    }
-  }
-  if (generate > 0) return Generate(generate, seed);
-
-  salta::Rules rules = salta::Rules::Standard();
-  rules.move_limit = 120;
-  const salta::Variant& v = salta::Variant::Default(rules);
-  std::ifstream in(data);
+// Reads a benchmark file: "side position" lines (standard rules with the
+// 120-move limit, 10x10) or "side | rules | NxN/R | position".
+bool ReadItems(const std::string& file, std::vector<Item>& items) {
+  std::ifstream in(file);
   if (!in) {
-    std::cerr << "cannot read " << data << "\n";
-    return 2;
+    std::cerr << "cannot read " << file << "\n";
+    return false;
   }
-  struct Item {
-    Side side;
-    Position pos;
-  };
-  std::vector<Item> items;
+  salta::Rules limit = salta::Rules::Standard();
+  limit.move_limit = 120;
+  const salta::Variant& default_variant = salta::Variant::Default(limit);
   for (std::string line; std::getline(in, line);) {
     if (line.empty() || line[0] == '#') continue;
-    const size_t space = line.find(' ');
-    const std::string side = line.substr(0, space);
-    absl::StatusOr<Position> pos = salta::ParsePosition(v, line.substr(space + 1));
+    std::string side, text;
+    const salta::Variant* v = &default_variant;
+    if (line.find(" | ") != std::string::npos) {
+      std::vector<std::string> f = absl::StrSplit(line, " | ");
+      int board = 0, rows = 0;
+      if (f.size() != 4 || std::sscanf(f[2].c_str(), "%dx%*d/%d", &board, &rows) != 2) {
+        std::cerr << "bad line: " << line << "\n";
+        return false;
+      }
+      side = f[0];
+      v = &VariantOf(f[1], board, rows);
+      text = f[3];
+    } else {
+      const size_t space = line.find(' ');
+      side = line.substr(0, space);
+      text = line.substr(space + 1);
+    }
+    absl::StatusOr<Position> pos = salta::ParsePosition(*v, text);
     if (!pos.ok() || (side != "white" && side != "black")) {
       std::cerr << "bad line: " << line << "\n";
-      return 2;
+      return false;
     }
     items.push_back({side == "white" ? Side::kWhite : Side::kBlack, *pos});
   }
+  return true;
+}
+
+// Solves every item; prints the distribution. Returns whether all were exact.
+bool RunSet(const std::string& name, const std::vector<Item>& items,
+            const salta::FinishOptions& options, bool verbose) {
   // The pattern databases are built (or loaded) once, before timing.
   const auto prep_start = std::chrono::steady_clock::now();
   for (const Item& it : items)
     if (absl::Status s = salta::PreparePatternDatabases(it.pos, it.side, options); !s.ok()) {
       std::cerr << s.message() << "\n";
-      return 2;
+      return false;
     }
   const double prep =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - prep_start).count();
   std::vector<double> times, nodes;
-  int exact = 0, sum_moves = 0;
+  int exact = 0;
   for (size_t i = 0; i < items.size(); ++i) {
     int first_lower = -1;
     salta::FinishOptions opts = options;
@@ -207,28 +345,81 @@ int main(int argc, char** argv) {
     const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!r.ok()) {
       std::cerr << r.status().message() << "\n";
-      return 1;
+      return false;
     }
     times.push_back(t * 1000);
     nodes.push_back(double(r->nodes));
     exact += r->exact;
-    sum_moves += r->exact ? r->lower : 0;
     if (verbose)
-      std::printf("%3zu %s moves %3d exact %d lower %3d first bound %3d nodes %10llu ms %9.3f\n",
-                  i + 1, items[i].side == Side::kWhite ? "white" : "black", r->moves(), r->exact,
-                  r->lower, first_lower, (unsigned long long)r->nodes, t * 1000);
+      std::printf(
+          "%3zu %s moves %3d exact %d lower %3d upper %3d first bound %3d nodes %10llu ms "
+          "%9.3f\n",
+          i + 1, items[i].side == Side::kWhite ? "white" : "black", r->moves(), r->exact, r->lower,
+          r->upper, first_lower, (unsigned long long)r->nodes, t * 1000);
+    std::fflush(stdout);
   }
-  std::printf("positions %zu, exact %d, pattern databases ready in %.2f s\n", items.size(), exact,
-              prep);
-  std::printf("time ms: min %.3f  median %.3f  p90 %.3f  p99 %.3f  max %.3f  total %.1f\n",
+  double total = 0;
+  for (double t : times) total += t;
+  std::printf("%s: positions %zu, exact %d, pattern databases ready in %.2f s\n", name.c_str(),
+              items.size(), exact, prep);
+  std::printf("  time ms: min %.3f  median %.3f  p90 %.3f  p99 %.3f  max %.3f  total %.1f\n",
               Percentile(times, 0), Percentile(times, 0.5), Percentile(times, 0.9),
-              Percentile(times, 0.99), Percentile(times, 1), [&] {
-                double s = 0;
-                for (double t : times) s += t;
-                return s;
-              }());
-  std::printf("nodes:   min %.0f  median %.0f  p90 %.0f  p99 %.0f  max %.0f\n",
+              Percentile(times, 0.99), Percentile(times, 1), total);
+  std::printf("  nodes:   min %.0f  median %.0f  p90 %.0f  p99 %.0f  max %.0f\n",
               Percentile(nodes, 0), Percentile(nodes, 0.5), Percentile(nodes, 0.9),
               Percentile(nodes, 0.99), Percentile(nodes, 1));
-  return exact == int(items.size()) ? 0 : 1;
+  return exact == int(items.size());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> data;
+  salta::FinishOptions options;
+  bool verbose = false;
+  int generate = 0, generate_far = 0;
+  uint64_t seed = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+    if (a == "--data")
+      data.push_back(next());
+    else if (a == "--pdb-dir")
+      options.pattern_dir = next();
+    else if (a == "--group-size")
+      options.pattern_group_size = std::stoi(next());
+    else if (a == "--time-limit")
+      options.time_limit_seconds = std::stod(next());
+    else if (a == "--node-limit")
+      options.node_limit = std::stoull(next());
+    else if (a == "--verbose")
+      verbose = true;
+    else if (a == "--generate")
+      generate = std::stoi(next());
+    else if (a == "--generate-far")
+      generate_far = std::stoi(next());
+    else if (a == "--seed")
+      seed = std::stoull(next());
+    else {
+      std::cerr << "usage: salta_finish_bench [--data FILE]... [--pdb-dir DIR] [--group-size K] "
+                   "[--time-limit S] [--node-limit N] [--verbose] | --generate N [--seed S] | "
+                   "--generate-far N "
+                   "[--seed S]\n";
+      return 2;
+    }
+  }
+  if (generate > 0) return Generate(generate, seed);
+  if (generate_far > 0) return GenerateFar(generate_far, seed);
+  if (data.empty())
+    data = {std::string(SALTA_DATA_DIR) + "/finish-bench.txt",
+            std::string(SALTA_DATA_DIR) + "/finish-bench-far.txt"};
+  bool all_exact = true;
+  for (const std::string& file : data) {
+    std::vector<Item> items;
+    if (!ReadItems(file, items)) return 2;
+    const size_t slash = file.find_last_of('/');
+    all_exact &=
+        RunSet(slash == std::string::npos ? file : file.substr(slash + 1), items, options, verbose);
+  }
+  return all_exact ? 0 : 1;
 }

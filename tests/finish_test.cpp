@@ -9,14 +9,20 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <deque>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <random>
 #include <set>
 #include <unordered_map>
 
 #include "salta/game.h"
+#include "salta/movegen.h"
 #include "salta/notation.h"
+#include "salta/store.h"
 
 namespace salta {
 namespace {
@@ -241,10 +247,11 @@ const Variant& MakeV(const std::string& preset, const std::vector<std::string>& 
   return **v;
 }
 
-// Compares the solver with the reference on the placements whose code is a
-// multiple of `stride` (1: every placement).
+// Compares the solver, with each of `option_sets`, with the reference on
+// the placements whose code is a multiple of `stride` (1: every placement).
 void CrossCheck(const Variant& v, Side side, const std::vector<PieceId>& pieces,
-                const FinishOptions& options, uint64_t stride, bool steps_only_bfs) {
+                const std::vector<FinishOptions>& option_sets, uint64_t stride,
+                bool steps_only_bfs) {
   Reference ref(v, side, pieces);
   std::vector<int> dist;
   if (steps_only_bfs) {
@@ -253,35 +260,68 @@ void CrossCheck(const Variant& v, Side side, const std::vector<PieceId>& pieces,
   } else {
     dist = ref.Distances();
   }
-  FinishOptions opts = options;
-  opts.want_solution = true;
-  int checked = 0, unreachable = 0, failures = 0;
-  for (uint64_t code = 0; code < ref.NumCodes() && failures < 5; code += stride) {
-    const std::vector<int> state = ref.Decode(code);
-    if (!Reference::Valid(state)) continue;
-    const Position pos = ref.ToPosition(state);
-    absl::StatusOr<FinishResult> r = MinMovesToFinish(pos, side, opts);
-    ASSERT_TRUE(r.ok()) << r.status();
-    ++checked;
-    const std::string where =
-        PositionToString(pos) + " (" + v.rules().ToString() + ", " + v.geometry().ToString() + ")";
-    EXPECT_TRUE(r->exact) << where;
-    if (dist[code] < 0) {
-      ++unreachable;
-      if (r->reachable) ++failures;
-      EXPECT_FALSE(r->reachable) << where;
-      continue;
+  for (size_t set = 0; set < option_sets.size(); ++set) {
+    FinishOptions opts = option_sets[set];
+    opts.want_solution = true;
+    int checked = 0, failures = 0;
+    for (uint64_t code = 0; code < ref.NumCodes() && failures < 5; code += stride) {
+      const std::vector<int> state = ref.Decode(code);
+      if (!Reference::Valid(state)) continue;
+      const Position pos = ref.ToPosition(state);
+      absl::StatusOr<FinishResult> r = MinMovesToFinish(pos, side, opts);
+      ASSERT_TRUE(r.ok()) << r.status();
+      ++checked;
+      const std::string where = PositionToString(pos) + " (" + v.rules().ToString() + ", " +
+                                v.geometry().ToString() + ", option set " + std::to_string(set) +
+                                ")";
+      EXPECT_TRUE(r->exact) << where;
+      if (dist[code] < 0) {
+        if (r->reachable) ++failures;
+        EXPECT_FALSE(r->reachable) << where;
+        continue;
+      }
+      if (!r->reachable || r->moves() != dist[code]) ++failures;
+      EXPECT_TRUE(r->reachable) << where;
+      EXPECT_EQ(r->moves(), dist[code]) << where;
+      EXPECT_EQ(int(r->solution.size()), dist[code]) << where;
+      std::string why;
+      EXPECT_TRUE(ref.Replay(state, r->solution, &why)) << where << ": " << why;
+      EXPECT_TRUE(CheckSolution(pos, side, r->solution).ok()) << where;
     }
-    if (!r->reachable || r->moves() != dist[code]) ++failures;
-    EXPECT_TRUE(r->reachable) << where;
-    EXPECT_EQ(r->moves(), dist[code]) << where;
-    EXPECT_EQ(int(r->solution.size()), dist[code]) << where;
-    std::string why;
-    EXPECT_TRUE(ref.Replay(state, r->solution, &why)) << where << ": " << why;
-    EXPECT_TRUE(CheckSolution(pos, side, r->solution).ok()) << where;
+    EXPECT_GT(checked, 0);
+    EXPECT_EQ(failures, 0);
   }
-  EXPECT_GT(checked, 0);
-  EXPECT_EQ(failures, 0);
+}
+void CrossCheck(const Variant& v, Side side, const std::vector<PieceId>& pieces,
+                const FinishOptions& options, uint64_t stride, bool steps_only_bfs) {
+  CrossCheck(v, side, pieces, std::vector<FinishOptions>{options}, stride, steps_only_bfs);
+}
+
+// Under the sanitizers the heaviest cross-checks take every n-th placement
+// of what they take otherwise.
+uint64_t Sparser(uint64_t stride, uint64_t factor) {
+  const char* env = std::getenv("SALTA_SANITIZED");
+  return env != nullptr && env[0] != '\0' ? stride * factor : stride;
+}
+
+// Every technique on and off (finish.h, FinishTechniques): the counts must
+// not change. Without the quick first search every count goes through the
+// beam search, the bound of merged groups and the later stages.
+std::vector<FinishOptions> TechniqueSets() {
+  std::vector<FinishOptions> sets(7);
+  // 0: everything, as used.
+  sets[1].techniques.quick_search = false;
+  sets[2].techniques.quick_search = false;
+  sets[2].techniques.upper_bound_search = false;
+  sets[3].techniques.quick_search = false;
+  sets[3].techniques.move_pruning = false;
+  sets[4].techniques.quick_search = false;
+  sets[4].techniques.bound_table = false;
+  sets[5].techniques.quick_search = false;
+  sets[5].techniques.group_bound = false;
+  sets[6].techniques = FinishTechniques{false, false, false, false, false};
+  sets[6].pattern_group_size = 0;
+  return sets;
 }
 
 FinishOptions WithGroups(int size) {
@@ -553,6 +593,274 @@ TEST(Finish, CheckSolutionRejectsBadSequences) {
   EXPECT_FALSE(CheckSolution(*pos, Side::kWhite,
                              {Move::Step(sq("a7"), sq("b8")), Move::Step(sq("b8"), sq("a7"))})
                    .ok());  // goes on after completing
+}
+
+// ---------------------------------------------------------------------------
+// Every technique, on and off, against the plain breadth-first search.
+
+TEST(Finish, EveryTechniqueGivesTheSameCountsOn6x6) {
+  for (const RuleSet& rs : AllMoveOptions())
+    for (Side side : {Side::kWhite, Side::kBlack}) {
+      const Variant& v = MakeV(rs.preset, rs.overrides, 6, 1);
+      const auto pieces = PiecesOf(side, {{Kind::kStar, 1}, {Kind::kStar, 2}, {Kind::kStar, 3}});
+      CrossCheck(v, side, pieces, TechniqueSets(), Sparser(31, 5), false);
+    }
+}
+
+// Stars and moons that must pass each other: the merged groups gain here.
+TEST(Finish, EveryTechniqueGivesTheSameCountsWith4PiecesOn6x6) {
+  const auto pieces = PiecesOf(
+      Side::kWhite, {{Kind::kStar, 1}, {Kind::kStar, 2}, {Kind::kMoon, 1}, {Kind::kMoon, 2}});
+  std::vector<FinishOptions> sets = TechniqueSets();
+  for (FinishOptions& o : sets)
+    if (o.pattern_group_size != 0) o.pattern_group_size = 2;  // so that groups merge
+  CrossCheck(MakeV("standard", {}, 6, 2), Side::kWhite, pieces, sets, Sparser(53, 7), true);
+  CrossCheck(MakeV("pre1900", {}, 6, 2), Side::kWhite, pieces, sets, Sparser(67, 7), true);
+}
+
+TEST(Finish, EveryTechniqueGivesTheSameCountsOn10x10) {
+  const Variant& v = MakeV("standard", {}, 10, 3);
+  const auto pieces = PiecesOf(Side::kWhite, {{Kind::kStar, 2}, {Kind::kMoon, 2}, {Kind::kSun, 2}});
+  std::vector<FinishOptions> sets = TechniqueSets();
+  for (FinishOptions& o : sets)
+    if (o.pattern_group_size != 0) o.pattern_group_size = 1;
+  CrossCheck(v, Side::kWhite, pieces, sets, Sparser(211, 5), true);
+  const Variant& jumps = MakeV("forward", {}, 10, 3);
+  CrossCheck(jumps, Side::kBlack,
+             PiecesOf(Side::kBlack, {{Kind::kStar, 2}, {Kind::kMoon, 2}, {Kind::kSun, 2}}),
+             TechniqueSets(), Sparser(307, 5), false);
+}
+
+// Forward moves with jumps, one row: the start positions of small boards
+// against a breadth-first search forward from the start (the moves form a
+// graph without cycles), with and without the techniques.
+int ForwardBfs(const Position& start, Side side) {
+  std::vector<PieceId> ids;
+  for (PieceId p = int(side) * kPiecesPerSide; p < (int(side) + 1) * kPiecesPerSide; ++p)
+    if (start.square_of(p) != kNoSquare) ids.push_back(p);
+  Reference ref(start.variant(), side, ids);
+  const Geometry& g = start.variant().geometry();
+  std::vector<int> s0;
+  for (PieceId p : ids)
+    s0.push_back(ref.At(g.file_of(start.square_of(p)), g.rank_of(start.square_of(p))));
+  std::unordered_map<uint64_t, int> seen = {{ref.Encode(s0), 0}};
+  std::vector<std::vector<int>> frontier = {s0};
+  const uint64_t goal = ref.Encode(ref.goal());
+  for (int depth = 0; !frontier.empty(); ++depth) {
+    if (seen.count(goal)) return depth;
+    std::vector<std::vector<int>> next;
+    for (const auto& s : frontier)
+      for (auto [j, t] : ref.Moves(s)) {
+        std::vector<int> c = s;
+        c[j] = t;
+        if (seen.emplace(ref.Encode(c), depth + 1).second) next.push_back(std::move(c));
+      }
+    frontier = std::move(next);
+  }
+  return -1;
+}
+
+TEST(Finish, ForwardStartPositionsWithOneRow) {
+  for (int size : {4, 6, 8}) {
+    const Variant& v = MakeV("forward", {}, size, 1);
+    const Position start = Position::Start(v);
+    const int bfs = ForwardBfs(start, Side::kWhite);
+    std::vector<FinishOptions> sets = TechniqueSets();
+    if (size == 8) sets.resize(2);  // the others take seconds here
+    for (const FinishOptions& base : sets) {
+      FinishOptions options = base;
+      options.want_solution = true;
+      absl::StatusOr<FinishResult> r = MinMovesToFinish(start, Side::kWhite, options);
+      ASSERT_TRUE(r.ok()) << r.status();
+      ASSERT_TRUE(r->exact) << size;
+      EXPECT_EQ(r->moves(), bfs) << size;
+      EXPECT_EQ(int(r->solution.size()), bfs) << size;
+      EXPECT_TRUE(CheckSolution(start, Side::kWhite, r->solution).ok()) << size;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Positions far from home (random play, the middle of games): the count is
+// one more than the least count over the position's successors, and every
+// solution replays to the goal in exactly the count.
+
+std::vector<std::pair<Side, Position>> FarPositions(size_t count) {
+  std::ifstream in(std::string(SALTA_DATA_DIR) + "/finish-bench-far.txt");
+  EXPECT_TRUE(in.good());
+  std::vector<std::pair<Side, Position>> out;
+  for (std::string line; out.size() < count && std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    // side | rules | NxN/R | position
+    std::vector<std::string> f;
+    for (size_t at = 0;;) {
+      const size_t bar = line.find(" | ", at);
+      f.push_back(line.substr(at, bar == std::string::npos ? std::string::npos : bar - at));
+      if (bar == std::string::npos) break;
+      at = bar + 3;
+    }
+    if (f.size() != 4 || f[1] != "standard move-limit=120" || f[2] != "10x10/3") continue;
+    const Variant& v = MakeV("standard", {"move-limit=120"}, 10, 3);
+    absl::StatusOr<Position> pos = ParsePosition(v, f[3]);
+    EXPECT_TRUE(pos.ok()) << pos.status();
+    out.emplace_back(f[0] == "white" ? Side::kWhite : Side::kBlack, *pos);
+  }
+  return out;
+}
+
+TEST(Finish, FarFromHomeCountsAreConsistentWithTheirSuccessors) {
+  const char* env = std::getenv("SALTA_SANITIZED");
+  const bool sanitized = env != nullptr && env[0] != '\0';
+  // Positions the solver settles within this many nodes, and their
+  // successors (node limits keep it deterministic).
+  FinishOptions options;
+  options.want_solution = true;
+  options.node_limit = 100000;
+  FinishOptions successor;
+  successor.node_limit = 400000;
+  int checked = 0;
+  for (const auto& [side, pos] : FarPositions(40)) {
+    if (checked == (sanitized ? 1 : 3)) break;
+    absl::StatusOr<FinishResult> r = MinMovesToFinish(pos, side, options);
+    ASSERT_TRUE(r.ok()) << r.status();
+    if (!r->exact || !r->reachable || r->moves() < 20) continue;
+    const std::string where = PositionToString(pos) + " " + std::string(SideName(side));
+    EXPECT_EQ(int(r->solution.size()), r->moves()) << where;
+    EXPECT_TRUE(CheckSolution(pos, side, r->solution).ok()) << where;
+    // Every successor (a move of the side alone on the clear board) needs
+    // count - 1 or count + 1 (steps change the parity); the least of them,
+    // that of the solution's first move, count - 1.
+    absl::StatusOr<Position> board = ClearBoard(pos, side);
+    ASSERT_TRUE(board.ok());
+    MoveList moves;
+    GenerateRaw(*board, side, moves);
+    int least = 1 << 30, counted = 0;
+    for (const Move& m : moves) {
+      Position next = *board;
+      next.Make(m);
+      absl::StatusOr<FinishResult> c = MinMovesToFinish(next, side, successor);
+      ASSERT_TRUE(c.ok()) << c.status();
+      // A proven bound never exceeds the count, at most count + 1.
+      EXPECT_LE(c->lower, r->moves() + 1) << where << " after " << MoveToString(*board, m);
+      if (!c->exact) continue;
+      ++counted;
+      EXPECT_TRUE(c->moves() == r->moves() - 1 || c->moves() == r->moves() + 1)
+          << where << " after " << MoveToString(*board, m) << ": " << c->moves();
+      least = std::min(least, c->moves());
+      if (m == r->solution[0]) {
+        EXPECT_EQ(c->moves(), r->moves() - 1) << where;
+      }
+    }
+    EXPECT_EQ(least, r->moves() - 1) << where;
+    EXPECT_GE(counted * 4, int(moves.size()) * 3) << where << ": too few successors counted";
+    ++checked;
+  }
+  EXPECT_GT(checked, 0);
+}
+
+// ---------------------------------------------------------------------------
+// Limits, options, pattern tables.
+
+// Under a limit the best way found is returned, as long as the upper bound.
+TEST(Finish, LimitGivesTheBestWayFound) {
+  const Position start = Position::Start(Variant::Default());
+  FinishOptions options;
+  options.node_limit = 200000;
+  options.want_solution = true;
+  options.techniques.quick_search = false;
+  options.techniques.group_bound = false;
+  absl::StatusOr<FinishResult> r = MinMovesToFinish(start, Side::kWhite, options);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_NE(r->upper, kUnknownMoves);
+  EXPECT_EQ(int(r->solution.size()), r->upper);
+  EXPECT_TRUE(CheckSolution(start, Side::kWhite, r->solution).ok());
+  // A far position that a few nodes do not settle.
+  const auto far = FarPositions(40);
+  int inexact = 0;
+  for (const auto& [side, pos] : far) {
+    FinishOptions tight;
+    tight.want_solution = true;
+    tight.node_limit = 60000;
+    absl::StatusOr<FinishResult> t = MinMovesToFinish(pos, side, tight);
+    ASSERT_TRUE(t.ok()) << t.status();
+    if (t->exact || t->upper == kUnknownMoves) continue;
+    ++inexact;
+    EXPECT_LT(t->lower, t->upper);
+    EXPECT_EQ(int(t->solution.size()), t->upper);
+    EXPECT_TRUE(CheckSolution(pos, side, t->solution).ok()) << PositionToString(pos);
+  }
+  EXPECT_GT(inexact, 0);
+}
+
+TEST(Finish, OptionsAreChecked) {
+  const Position start = Position::Start(Variant::Default());
+  for (int size : {-2, kMaxPatternGroupSize + 1, 9, 100}) {
+    FinishOptions options;
+    options.pattern_group_size = size;
+    absl::StatusOr<FinishResult> r = MinMovesToFinish(start, Side::kWhite, options);
+    EXPECT_TRUE(absl::IsInvalidArgument(r.status())) << size;
+    EXPECT_NE(r.status().message().find("pattern group size"), std::string::npos);
+    EXPECT_TRUE(absl::IsInvalidArgument(PreparePatternDatabases(start, Side::kWhite, options)));
+  }
+  for (double t : {-1.0, std::nan(""), 1.0 / 0.0}) {
+    FinishOptions options;
+    options.time_limit_seconds = t;
+    EXPECT_TRUE(absl::IsInvalidArgument(MinMovesToFinish(start, Side::kWhite, options).status()))
+        << t;
+  }
+  for (int size = 0; size <= kMaxPatternGroupSize; ++size) {
+    FinishOptions options;
+    options.pattern_group_size = size;
+    EXPECT_TRUE(ValidateFinishOptions(options).ok()) << size;
+  }
+}
+
+std::string TempDir(const std::string& name) {
+  char path[] = "/tmp/salta_finish_XXXXXX";
+  EXPECT_NE(mkdtemp(path), nullptr);
+  return std::string(path) + "/" + name;
+}
+
+// Stored tables are complete tables of their kind (salta/store.h). (That a
+// later process loads them, and that a damaged one is reported and rebuilt,
+// is checked with salta-score: this process keeps its tables in memory.)
+TEST(Finish, PatternTablesAreStored) {
+  const Variant& v = MakeV("standard", {}, 6, 2);
+  const Position start = Position::Start(v);
+  const std::string dir = TempDir("patterns");
+  FinishOptions options;
+  options.pattern_dir = dir;
+  options.pattern_group_size = 3;
+  ASSERT_TRUE(PreparePatternDatabases(start, Side::kWhite, options).ok());
+  int tables = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    absl::StatusOr<TableMeta> meta = Table::ReadMeta(e.path().string());
+    ASSERT_TRUE(meta.ok()) << e.path() << ": " << meta.status();
+    EXPECT_EQ(meta->kind, "finish-pdb");
+    EXPECT_EQ(meta->geometry, "6x6");
+    absl::StatusOr<std::unique_ptr<Table>> table = Table::Open(e.path().string(), *meta);
+    EXPECT_TRUE(table.ok()) << table.status();
+    ++tables;
+  }
+  EXPECT_GT(tables, 0);
+  std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
+}
+
+// A pattern directory that cannot be made is an error, not a count.
+TEST(Finish, PatternDirectoryErrorIsReported) {
+  const std::string base = TempDir("file");
+  std::ofstream(base) << "not a directory\n";
+  // Pieces of a board no other test uses, so that no table is in memory.
+  const Variant& v = MakeV("pre1900", {}, 8, 2);
+  absl::StatusOr<Position> pos = ParsePosition(v, "w S2a3,S3c3,M1b4");
+  ASSERT_TRUE(pos.ok()) << pos.status();
+  FinishOptions options;
+  options.pattern_dir = base + "/patterns";
+  options.pattern_group_size = 3;
+  absl::StatusOr<FinishResult> r = MinMovesToFinish(*pos, Side::kWhite, options);
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find(base), std::string::npos) << r.status();
+  std::filesystem::remove_all(std::filesystem::path(base).parent_path());
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -21,11 +22,13 @@
 #include <vector>
 
 #include "nlohmann/json.hpp"
+#include "salta/finish.h"
 #include "salta/game.h"
 #include "salta/legality.h"
 #include "salta/notation.h"
 #include "salta/record.h"
 #include "salta/replay.h"
+#include "salta/store.h"
 
 namespace salta {
 namespace {
@@ -322,9 +325,9 @@ TEST(ScoreCli, ToolIsBuilt) {
 TEST(ScoreCli, HelpExitsZeroAndMentionsEveryFlag) {
   const ToolRun r = RunTool("--help");
   EXPECT_EQ(r.status, 0) << r.err;
-  for (const char* flag :
-       {"--rules", "--rule", "--board", "--rows", "--position", "--moves", "--record", "--game",
-        "--side", "--time-limit", "--solution", "--json", "--help"})
+  for (const char* flag : {"--rules", "--rule", "--board", "--rows", "--position", "--moves",
+                           "--record", "--game", "--side", "--time-limit", "--solution", "--json",
+                           "--pattern-dir", "--build-patterns", "--help"})
     EXPECT_TRUE(Has(r.out, flag)) << flag << " not in --help:\n" << r.out;
 }
 
@@ -864,6 +867,116 @@ TEST(ScoreCli, BadInputExitsTwoWithAMessage) {
       EXPECT_EQ(IntOr(j, "exit_status"), 2) << r.out;
     }
   }
+}
+
+// ---------------------------------------------------------------------------
+// Pattern tables (--pattern-dir, --build-patterns) and --solution under a
+// limit.
+
+std::string TempDirectory() {
+  char path[] = "/tmp/salta_score_patterns_XXXXXX";
+  EXPECT_NE(mkdtemp(path), nullptr);
+  return path;
+}
+
+std::vector<std::string> TableDirs(const std::string& dir) {
+  std::vector<std::string> tables;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    if (e.is_directory()) tables.push_back(e.path().string());
+  std::sort(tables.begin(), tables.end());
+  return tables;
+}
+
+TEST(ScoreCli, PatternTablesAreBuiltAheadCheckedAndRebuilt) {
+  const std::string dir = TempDirectory() + "/tables";
+  const std::string board = " --board 6 --rows 2 --pattern-dir '" + dir + "'";
+  const ToolRun built = RunTool("--build-patterns" + board);
+  ASSERT_EQ(built.status, 0) << built.out << built.err;
+  EXPECT_TRUE(Has(built.out, dir)) << built.out;
+  const std::vector<std::string> tables = TableDirs(dir);
+  ASSERT_FALSE(tables.empty());
+  const nlohmann::json first = RunJson("--side white" + board);
+  const int count = IntOr(first["white"], "moves");
+  ASSERT_GT(count, 0) << first.dump();
+
+  // Damage the data of every table: reported, rebuilt, the same count.
+  for (const std::string& t : tables)
+    for (const auto& f : std::filesystem::directory_iterator(t))
+      if (f.path().extension() == ".sst") {
+        std::fstream out(f.path(), std::ios::in | std::ios::out | std::ios::binary);
+        out.seekp(0);
+        out.write("damaged!damaged!", 16);
+      }
+  const ToolRun damaged = RunTool("--side white --json" + board);
+  EXPECT_EQ(damaged.status, 0) << damaged.out << damaged.err;
+  EXPECT_TRUE(Has(damaged.err, "damaged")) << damaged.err;
+  EXPECT_EQ(IntOr(ParseOneLine(damaged.out)["white"], "moves"), count) << damaged.out;
+  const ToolRun again = RunTool("--side white --json" + board);
+  EXPECT_EQ(again.status, 0) << again.err;
+  EXPECT_FALSE(Has(again.err, "damaged")) << "rebuilt tables are whole: " << again.err;
+
+  // Another kind of table where a pattern table belongs: an error, and the
+  // table is left alone.
+  std::filesystem::remove_all(tables.front());
+  {
+    TableMeta meta;
+    meta.kind = "endgame";
+    absl::StatusOr<std::unique_ptr<Table>> other = Table::Create(tables.front(), meta);
+    ASSERT_TRUE(other.ok()) << other.status();
+    ASSERT_TRUE((*other)->Finish().ok());
+  }
+  const ToolRun foreign = RunTool("--side white" + board);
+  EXPECT_EQ(foreign.status, 2) << foreign.out << foreign.err;
+  EXPECT_TRUE(Has(foreign.err, "not a pattern table")) << foreign.err;
+  EXPECT_EQ(Table::ReadMeta(tables.front())->kind, "endgame");
+  std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
+}
+
+TEST(ScoreCli, PatternDirectoryThatCannotBeMadeExitsTwo) {
+  const std::string base = TempDirectory();
+  std::ofstream(base + "/file") << "a file\n";
+  const ToolRun r =
+      RunTool("--board 6 --rows 2 --side white --pattern-dir '" + base + "/file/tables'");
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_TRUE(Has(r.err, base + "/file")) << r.err;
+  std::filesystem::remove_all(base);
+}
+
+// A far position (random play at the move limit) that a tenth of a second
+// does not settle: the best way found, as long as the upper bound.
+TEST(ScoreCli, SolutionUnderALimitIsTheBestWayFound) {
+  const std::string pos =
+      "w S1d4,S2a9,S3d10,S4e7,S5i5,M1f8,M2f10,M3g5,M4i9,M5g9,U1b2,U2d8,U3f6,U4j10,U5b8";
+  const std::string args = "--side white --solution --time-limit 0.5 --position '" + pos + "'";
+  const ToolRun r = RunTool(args + " --json");
+  const nlohmann::json j = ParseOneLine(r.out);
+  const nlohmann::json& w = j["white"];
+  ASSERT_TRUE(w.is_object()) << r.out << r.err;
+  ASSERT_TRUE(w.contains("solution") && w["solution"].is_array()) << r.out;
+  if (w.value("exact", false)) {
+    EXPECT_EQ(w.value("solution_optimal", false), true) << r.out;
+    return;  // a fast machine
+  }
+  EXPECT_EQ(r.status, 3) << r.out;
+  EXPECT_EQ(w.value("solution_optimal", true), false) << r.out;
+  if (w["upper"].is_null()) {
+    EXPECT_TRUE(w["solution"].empty()) << r.out;
+    return;
+  }
+  ASSERT_EQ(int(w["solution"].size()), w["upper"].get<int>()) << r.out;
+  const Variant& v = Variant::Default();
+  absl::StatusOr<Position> p = ParsePosition(v, pos);
+  ASSERT_TRUE(p.ok());
+  std::vector<Move> moves;
+  for (const auto& m : w["solution"]) {
+    const std::string text = m.get<std::string>();
+    const size_t dash = text.find('-');
+    moves.push_back(Move::Step(*ParseSquare(v.geometry(), text.substr(0, dash)),
+                               *ParseSquare(v.geometry(), text.substr(dash + 1))));
+  }
+  EXPECT_TRUE(CheckSolution(*p, Side::kWhite, moves).ok()) << r.out;
+  const ToolRun text = RunTool(args);
+  EXPECT_TRUE(Has(text.out, "not proven optimal") || Has(text.out, "White solution:")) << text.out;
 }
 
 }  // namespace

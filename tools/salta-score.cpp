@@ -62,12 +62,15 @@ nlohmann::json CountJson(const salta::FinishResult& r, const salta::Position& po
                       {"nodes", r.nodes}};
   if (!r.reachable) j["unreachable"] = UnreachableText(pos, side);
   if (solution) {
+    // Exact: an optimal sequence; else the shortest found (as long as
+    // upper), not proven optimal; empty when none was found.
     nlohmann::json moves = nlohmann::json::array();
-    if (r.exact && r.reachable)
+    if (r.reachable)
       for (const salta::Move& m : r.solution)
         moves.push_back(
             absl::StrCat(salta::SquareName(g, m.from), "-", salta::SquareName(g, m.to)));
     j["solution"] = moves;
+    j["solution_optimal"] = r.exact && r.reachable;
   }
   return j;
 }
@@ -125,12 +128,13 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
       "clear of the opponent's pieces (the scoring count), and prints the result and score\n"
       "when the game is over or the move limit is reached.\n\n"
       "Exit status: 0 every count exact; 3 a time limit was reached and some count is only\n"
-      "bounded; 2 bad arguments, position, moves or record, or output that cannot be\n"
-      "written (the message says which)."};
+      "bounded; 2 bad arguments, position, moves or record, output that cannot be written,\n"
+      "or an error reading or writing the pattern tables (the message says which)."};
   std::string position_text, moves_text, record_file, side_text = "both";
   int game_number = 1;
   double time_limit = 0;
-  bool solution = false, json = false;
+  bool solution = false, json = false, build_patterns = false;
+  std::string pattern_dir = salta::DefaultPatternDir();
   salta::tools::VariantFlags variant_flags;
   variant_flags.Add(app);
   auto* position_opt =
@@ -150,11 +154,20 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::IsMember({"white", "black", "both"}));
   app.add_option("--time-limit", time_limit,
-                 "Seconds allowed for each count; 0 for none (a count from early in a game can "
-                 "take hours). When reached, proven bounds are printed and the exit status is 3")
+                 "Seconds allowed for each count; 0 for none. When reached, proven bounds are "
+                 "printed and the exit status is 3")
       ->capture_default_str()
       ->transform(salta::tools::Real(0, 1e9));
-  app.add_flag("--solution", solution, "Also print an optimal move sequence for each side");
+  app.add_flag("--solution", solution,
+               "Also print a move sequence for each side: optimal when the count is exact, else "
+               "the shortest found (the upper bound), marked as not proven optimal");
+  app.add_option("--pattern-dir", pattern_dir,
+                 "Keep the pattern tables (RocksDB) in this directory, so that later runs start "
+                 "with them; \"\" for none (built in memory each run)")
+      ->capture_default_str();
+  app.add_flag("--build-patterns", build_patterns,
+               "Build the pattern tables of the variant (--rules, --board, --rows) into "
+               "--pattern-dir, then exit");
   app.add_flag("--json", json,
                "Print one JSON object on one line: white, black (moves, exact, reachable, lower, "
                "upper, seconds, nodes, unreachable), result, score, reason; errors too, as "
@@ -164,6 +177,20 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
 
   absl::StatusOr<const salta::Variant*> variant = variant_flags.Make();
   if (!variant.ok()) return tool.Fail(variant.status().message());
+  salta::FinishOptions options;
+  options.time_limit_seconds = time_limit;
+  options.want_solution = solution;
+  options.pattern_dir = pattern_dir;
+  options.report = [&tool](const std::string& message) { tool.Note(message); };
+  if (build_patterns) {
+    if (pattern_dir.empty()) return tool.Fail("--build-patterns needs a --pattern-dir");
+    const salta::Position start = salta::Position::Start(**variant);
+    for (salta::Side s : {salta::Side::kWhite, salta::Side::kBlack})
+      if (absl::Status st = salta::PreparePatternDatabases(start, s, options); !st.ok())
+        return tool.Fail(st.message());
+    tool.out() << "Pattern tables ready in " << pattern_dir << "\n";
+    return kExitExact;
+  }
   std::optional<salta::Position> pos;
   if (!record_file.empty()) {
     salta::tools::Where where;
@@ -181,9 +208,6 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
   }
   const salta::Geometry& g = pos->variant().geometry();
 
-  salta::FinishOptions options;
-  options.time_limit_seconds = time_limit;
-  options.want_solution = solution;
   // Progress on a terminal (not with --json); elsewhere a count without a
   // limit that runs long says so once, so that a script's log shows why.
   const bool show_progress = !json && isatty(STDERR_FILENO);
@@ -249,12 +273,16 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
     out << j.dump() << "\n";
   } else {
     for (salta::Side s : sides) {
-      out << salta::SideName(s) << ": " << CountText(*counts[int(s)], *pos, s) << "\n";
-      if (solution && counts[int(s)]->exact && counts[int(s)]->reachable)
+      const salta::FinishResult& c = *counts[int(s)];
+      out << salta::SideName(s) << ": " << CountText(c, *pos, s) << "\n";
+      if (solution && c.reachable && c.exact)
         out << salta::SideName(s) << " solution: "
-            << (counts[int(s)]->solution.empty() ? std::string("none (every piece is home)")
-                                                 : MovesText(g, counts[int(s)]->solution))
+            << (c.solution.empty() ? std::string("none (every piece is home)")
+                                   : MovesText(g, c.solution))
             << "\n";
+      else if (solution && c.reachable && !c.solution.empty())
+        out << salta::SideName(s) << " solution (not proven optimal, " << c.solution.size()
+            << " moves): " << MovesText(g, c.solution) << "\n";
     }
     if (score) {
       out << "Result: " << salta::ResultToken(score->outcome) << "\n";

@@ -31,8 +31,11 @@ std::string DataKey(absl::string_view key) {
   return absl::StrCat(kDataPrefix, key);
 }
 
+// A damaged table (RocksDB's corruption) is data loss, which callers may
+// rebuild; anything else (I/O errors, locks) an internal error.
 absl::Status FromRocks(const rocksdb::Status& s, absl::string_view what) {
   if (s.ok()) return absl::OkStatus();
+  if (s.IsCorruption()) return absl::DataLossError(absl::StrCat(what, ": ", s.ToString()));
   return absl::InternalError(absl::StrCat(what, ": ", s.ToString()));
 }
 

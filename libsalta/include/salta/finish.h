@@ -7,12 +7,13 @@
 // opponent and do not restrict the count. It is a minimum over all move
 // sequences, and infinite (unreachable) when no sequence completes the goal.
 //
-// The solver is exact: IDA* with admissible, consistent lower bounds (the
-// maximum over several partitions of the pieces, grouped by where they go,
-// of the sum of each group's exact cost alone: additive pattern databases),
-// a transposition table that keeps the lower bounds each failed search
-// proves, and the pruning of moves that undo the previous one. Without
-// pattern databases it stays exact, only slower.
+// The solver is exact (docs/scoring.md): a beam search finds a way to finish
+// (an upper bound), and IDA* with admissible lower bounds (the maximum over
+// several partitions of the pieces, grouped by where they go, of the sum of
+// each group's exact cost alone: additive pattern databases), a table of the
+// bounds failed searches prove and one order of commuting moves raises the
+// lower bound until the two meet. Without any of these it stays exact, only
+// slower.
 #pragma once
 
 #include <cstdint>
@@ -30,30 +31,65 @@ namespace salta {
 // A count that is not known: no solution found yet, or the goal unreachable.
 inline constexpr int kUnknownMoves = -1;
 
+// The techniques the solver uses, all on by default. Switching one off never
+// changes a count, only the time it takes: for tests and measurements.
+struct FinishTechniques {
+  // A short IDA* first, which settles most counts.
+  bool quick_search = true;
+  // A beam search for a way to finish before the exact search.
+  bool upper_bound_search = true;
+  // One order of moves that commute (moves of different pieces playable in
+  // either order to the same placement).
+  bool move_pruning = true;
+  // The table of the bounds that failed searches prove.
+  bool bound_table = true;
+  // Exact counts of groups larger than the pattern databases', merged
+  // where they gain, for a better bound at the start (steps only).
+  bool group_bound = true;
+};
+
 struct FinishOptions {
   // Stop after this many seconds (0: no limit) or this many searched nodes
   // (0: no limit) and return proven bounds instead of the exact count.
   double time_limit_seconds = 0;
   uint64_t node_limit = 0;
-  // Return an optimal move sequence (exact results only).
+  // Return a move sequence: optimal when the result is exact, else the
+  // shortest found (the upper bound), if any.
   bool want_solution = false;
   // The most pieces one pattern database covers: -1 chooses by the board (4
-  // on 10x10), 0 uses none (the per-piece distances only: exact, slower).
-  // Pattern databases apply when pieces cannot jump on the clear board.
+  // on 10x10), 0 uses none (the per-piece distances only: exact, slower),
+  // at most kMaxPatternGroupSize. Pattern databases apply when pieces cannot
+  // jump on the clear board.
   int pattern_group_size = -1;
   // A directory where pattern databases are kept as RocksDB tables (one
   // table per group, see salta/store.h): loaded when present, built and
-  // saved when not. Empty: built in memory. Either way they are cached for
-  // the life of the process.
+  // saved when not; a damaged table is reported and rebuilt. Empty: built
+  // in memory. Either way they are cached for the life of the process.
   std::string pattern_dir;
   // Whether a count may start from the large pattern databases when earlier
-  // counts of the process left them in memory (fewer nodes). False: a count
+  // counts of the process left them in memory, or pattern_dir holds them
+  // (fewer nodes). False: a count
   // always takes the same nodes, whatever ran before it, so that under a
   // node_limit whether it is exact depends on the position alone.
   bool reuse_cached_patterns = true;
   // Called between iterations with the proven lower bound and nodes so far.
   std::function<void(int lower, uint64_t nodes)> progress;
+  // Called with a line for the user when a stored pattern table was found
+  // damaged and is rebuilt.
+  std::function<void(const std::string& message)> report;
+  FinishTechniques techniques;
 };
+
+// The largest FinishOptions::pattern_group_size.
+inline constexpr int kMaxPatternGroupSize = 4;
+
+// The directory salta-score keeps pattern tables in by default:
+// $XDG_CACHE_HOME/salta, else $HOME/.cache/salta; empty if neither is set.
+std::string DefaultPatternDir();
+
+// Whether the options are valid: an InvalidArgument error naming the
+// option and its range otherwise.
+absl::Status ValidateFinishOptions(const FinishOptions& options);
 
 struct FinishResult {
   // False only when the goal is proven unreachable (then exact is true and
@@ -66,8 +102,9 @@ struct FinishResult {
   // kUnknownMoves when no way to finish was found within the limits.
   int lower = 0;
   int upper = kUnknownMoves;
-  // An optimal sequence of moves of the side, in the position's squares,
-  // when asked for and exact.
+  // When asked for: a sequence of moves of the side, in the position's
+  // squares, that completes the goal -- optimal when exact, else as long as
+  // upper (not proven optimal); empty when no way was found.
   std::vector<Move> solution;
   uint64_t nodes = 0;
   double seconds = 0;
@@ -78,7 +115,8 @@ struct FinishResult {
 
 // The minimum number of moves for `side` to complete its goal from `pos`
 // (the side to move, ply and phase of pos do not matter). A side with no
-// piece on the board needs 0 moves.
+// piece on the board needs 0 moves. Errors: invalid options; an I/O or
+// database error with the pattern tables of options.pattern_dir.
 absl::StatusOr<FinishResult> MinMovesToFinish(const Position& pos, Side side,
                                               const FinishOptions& options);
 

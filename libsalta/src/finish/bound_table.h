@@ -1,0 +1,124 @@
+// The table of proven bounds: for each search node whose search failed, the
+// lower bound that failure proved (the least, over the moves searched, of
+// one plus the child's bound). Later visits -- the same node in the next
+// iteration of IDA*, or a transposition -- start from it.
+//
+// A node is a state and the last move's piece and from-square: what the
+// canonical order of commuting moves lets a node search depends on the move
+// that led to it (search.h), so a bound proven under one history is kept
+// for that history only.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "finish/problem.h"
+
+namespace salta::finish_internal {
+
+// The key of a search node: the state's key with the last move (piece and
+// from-square, -1 at the root) in its spare bits.
+inline Key NodeKey(Key state, int last_piece, int last_from) {
+  state.a |= uint64_t(last_piece + 1) << 60;
+  state.b |= uint64_t(last_from + 1) << 32;
+  return state;
+}
+
+class BoundTable {
+ public:
+  explicit BoundTable(size_t max_entries) : max_(std::max<size_t>(max_entries, 1024)) {
+    Resize(1024);
+  }
+
+  // The proven bound of the node, 0 if none.
+  int Probe(const Key& k) const {
+    const size_t h = HashKey(k);
+    for (size_t i = 0; i < kWindow; ++i) {
+      const Entry& e = entries_[(h + i) & mask_];
+      if (e.empty()) return 0;
+      if (e.Is(k)) return e.bound();
+    }
+    return 0;
+  }
+
+  void Store(const Key& k, int bound) {
+    if (bound <= 0) return;
+    for (;;) {
+      const size_t h = HashKey(k);
+      Entry* weakest = nullptr;
+      for (size_t i = 0; i < kWindow; ++i) {
+        Entry& e = entries_[(h + i) & mask_];
+        if (e.empty()) {
+          e.Set(k, bound);
+          ++used_;
+          if (used_ * 2 > entries_.size() && entries_.size() < max_) Resize(entries_.size() * 2);
+          return;
+        }
+        if (e.Is(k)) {
+          e.Set(k, std::max(e.bound(), bound));
+          return;
+        }
+        if (!weakest || e.bound() < weakest->bound()) weakest = &e;
+      }
+      if (entries_.size() < max_) {
+        Resize(entries_.size() * 2);
+        continue;
+      }
+      weakest->Set(k, bound);  // a bound is only an optimisation: losing one is safe
+      return;
+    }
+  }
+
+  void Clear() {
+    entries_.assign(entries_.size(), Entry{});
+    used_ = 0;
+  }
+
+ private:
+  static constexpr size_t kWindow = 8;
+  // The key with the bound in the top 16 bits of b (NodeKey leaves them
+  // free); 0xFFFF stands for kInf.
+  struct Entry {
+    uint64_t a = 0, b = 0;
+    bool empty() const { return (b >> 48) == 0; }
+    bool Is(const Key& k) const { return a == k.a && (b & kKeyBits) == k.b; }
+    int bound() const {
+      const int v = int(b >> 48);
+      return v == 0xFFFF ? kInf : v;
+    }
+    void Set(const Key& k, int v) {
+      a = k.a;
+      b = k.b | (uint64_t(v >= 0xFFFF ? 0xFFFF : v) << 48);
+    }
+  };
+  static constexpr uint64_t kKeyBits = (uint64_t(1) << 48) - 1;
+
+  void Resize(size_t size) {
+    std::vector<Entry> old = std::move(entries_);
+    entries_.assign(size, Entry{});
+    mask_ = size - 1;
+    used_ = 0;
+    for (const Entry& e : old)
+      if (!e.empty()) Insert(e);
+  }
+  void Insert(const Entry& entry) {
+    const size_t h = HashKey(Key{entry.a, entry.b & kKeyBits});
+    for (size_t i = 0; i < kWindow; ++i) {
+      Entry& e = entries_[(h + i) & mask_];
+      if (e.empty()) {
+        e = entry;
+        ++used_;
+        return;
+      }
+    }  // dropped: a bound is only an optimisation
+  }
+
+  size_t max_;
+  std::vector<Entry> entries_;
+  size_t mask_ = 0;
+  size_t used_ = 0;
+};
+
+}  // namespace salta::finish_internal

@@ -1,0 +1,338 @@
+#include "salta/finish.h"
+
+// The driver: checks the options, builds the bounds, then a beam search for
+// a way to finish and IDA* until the lower bound meets it.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "finish/group_bound.h"
+#include "finish/heuristic.h"
+#include "finish/pattern_db.h"
+#include "finish/policy.h"
+#include "finish/problem.h"
+#include "finish/search.h"
+#include "salta/movegen.h"
+#include "salta/notation.h"
+
+namespace salta {
+
+using namespace finish_internal;
+
+namespace {
+
+// The group size of the pattern databases: the option, or by the board.
+int GroupSize(const Problem& p, const FinishOptions& options, const Policy& policy) {
+  if (options.pattern_group_size >= 0) return std::min(options.pattern_group_size, p.k);
+  int k = 1;
+  while (k < kMaxGroupSize && k < p.k) {
+    absl::StatusOr<PlacementIndex> index = PlacementIndex::Make(p.n, k + 1);
+    if (!index.ok() || index->size() > policy.max_default_pdb_entries) break;
+    ++k;
+  }
+  return k;
+}
+
+// The partitions of groups of `size` the bound is the maximum over, with
+// their databases; none where databases do not apply, or where `find`
+// stops short of one.
+absl::StatusOr<std::vector<Partition>> BoundPartitions(const Problem& p, int size,
+                                                       const FinishOptions& options,
+                                                       const Policy& policy, Find find) {
+  if (p.jumps || size < 2) return std::vector<Partition>();
+  std::vector<int> offsets;
+  for (int o = 0; o < std::min(size, policy.partitions); ++o) offsets.push_back(o);
+  PatternSource source{options.pattern_dir, options.report};
+  return ResolvePartitions(p, PartitionsByTarget(p, size, offsets), source, find);
+}
+
+std::vector<Move> ToMoves(const Problem& p, const std::vector<PieceMove>& path) {
+  std::vector<Move> moves;
+  for (const PieceMove& mv : path) {
+    const Square from = p.Normal(mv.from), to = p.Normal(mv.to);
+    moves.push_back(mv.jump ? Move::Jump(from, to) : Move::Step(from, to));
+  }
+  return moves;
+}
+
+}  // namespace
+
+std::string DefaultPatternDir() {
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && xdg[0] == '/')
+    return absl::StrCat(xdg, "/salta");
+  if (const char* home = std::getenv("HOME"); home && home[0] != '\0')
+    return absl::StrCat(home, "/.cache/salta");
+  return "";
+}
+
+absl::Status ValidateFinishOptions(const FinishOptions& options) {
+  if (!std::isfinite(options.time_limit_seconds) || options.time_limit_seconds < 0)
+    return absl::InvalidArgumentError(
+        absl::StrCat("the time limit must be a finite number of seconds, 0 or more, not ",
+                     options.time_limit_seconds));
+  if (options.pattern_group_size < -1 || options.pattern_group_size > kMaxPatternGroupSize)
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the pattern group size must be -1 (by the board), 0 (no pattern databases) or 1 to ",
+        kMaxPatternGroupSize, ", not ", options.pattern_group_size));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Position> ClearBoard(const Position& pos, Side side) {
+  std::vector<std::pair<PieceId, Square>> pieces;
+  for (PieceId id = int(side) * kPiecesPerSide; id < (int(side) + 1) * kPiecesPerSide; ++id)
+    if (pos.square_of(id) != kNoSquare) pieces.emplace_back(id, pos.square_of(id));
+  return Position::Make(pos.variant(), pieces, side, 0);
+}
+
+absl::Status CheckSolution(const Position& pos, Side side, const std::vector<Move>& moves) {
+  absl::StatusOr<Position> board = ClearBoard(pos, side);
+  if (!board.ok()) return board.status();
+  Position& b = *board;
+  const Geometry& g = pos.variant().geometry();
+  for (size_t i = 0; i < moves.size(); ++i) {
+    if (b.Completed(side))
+      return absl::InvalidArgumentError(
+          absl::StrCat("the goal is complete before move ", i + 1, " of ", moves.size()));
+    MoveList raw;
+    GenerateRaw(b, side, raw);
+    const Move m = moves[i];
+    if (m.is_pass() || !raw.contains(m))
+      return absl::InvalidArgumentError(
+          absl::StrCat("move ", i + 1, " (",
+                       m.is_pass() ? std::string("--")
+                                   : absl::StrCat(SquareName(g, m.from), "-", SquareName(g, m.to)),
+                       ") is not a step or jump of ", SideName(side), " on the clear board"));
+    b.Make(m);
+    b.Make(Move::Pass());
+  }
+  if (!b.Completed(side) && b.pieces(side) != 0)
+    return absl::InvalidArgumentError(
+        absl::StrCat("the goal is not complete after ", moves.size(), " moves"));
+  return absl::OkStatus();
+}
+
+absl::Status PreparePatternDatabases(const Position& pos, Side side, const FinishOptions& options) {
+  if (absl::Status s = ValidateFinishOptions(options); !s.ok()) return s;
+  const Problem p = MakeProblem(pos, side);
+  if (p.k == 0) return absl::OkStatus();
+  const Policy policy;
+  return BoundPartitions(p, GroupSize(p, options, policy), options, policy, Find::kBuild).status();
+}
+
+namespace {
+
+// One count: the stages of docs/scoring.md ("The solver") in order, each
+// ending the count where it can.
+class Count {
+ public:
+  Count(const Problem& p, const FinishOptions& options, Clock::time_point start)
+      : p_(p), options_(options), start_(start) {
+    if (options.time_limit_seconds > 0)
+      limits_.deadline = start + std::chrono::duration_cast<Clock::duration>(
+                                     std::chrono::duration<double>(options.time_limit_seconds));
+    limits_.max_nodes = options.node_limit;
+  }
+
+  absl::StatusOr<FinishResult> Run() {
+    if (p_.k == 0) return Exact(0);
+    // A piece that cannot reach its target even alone is seen before any
+    // database is built.
+    Partition singles = SinglePieces(p_);
+    for (const Group& group : singles)
+      if (group.pdb->values[p_.start[group.pieces[0]]] == kPdbUnreachable) return Unreachable();
+    // Small databases (three pieces, milliseconds to build) unless the
+    // large ones are at hand, in memory or stored: most counts need no more.
+    // (None where pieces can jump.)
+    const int size = p_.jumps ? 0 : GroupSize(p_, options_, policy_);
+    int small = size;
+    if (options_.pattern_group_size < 0 && size > 3) small = 3;
+    std::vector<Partition> partitions;
+    // (Not when counts must take the same nodes whatever ran before.)
+    if (small < size && options_.reuse_cached_patterns) {
+      absl::StatusOr<std::vector<Partition>> cached =
+          BoundPartitions(p_, size, options_, policy_, Find::kStored);
+      if (!cached.ok()) return cached.status();
+      if (!cached->empty()) {
+        partitions = std::move(*cached);
+        small = size;
+      }
+    }
+    if (partitions.empty()) {
+      absl::StatusOr<std::vector<Partition>> made =
+          BoundPartitions(p_, small, options_, policy_, Find::kBuild);
+      if (!made.ok()) return made.status();
+      partitions = std::move(*made);
+    }
+    // Each database is at least the sum of its pieces' distances, so the
+    // single pieces only count when there are no databases.
+    if (partitions.empty()) partitions.push_back(std::move(singles));
+    SetBound(std::move(partitions));
+    if (h_.value() >= kInf) return Unreachable();
+    lower_ = h_.value();
+
+    IdaOptions ida_options;
+    ida_options.move_pruning = options_.techniques.move_pruning;
+    ida_options.bound_table = options_.techniques.bound_table;
+    ida_options.bound_table_entries = policy_.bound_table_entries;
+    ida_options.progress = options_.progress;
+    ida_.emplace(p_, h_, ida_options);
+
+    // 1. Most counts take a few hundred nodes of IDA*.
+    if (options_.techniques.quick_search && RunIda(policy_.first_ida_nodes)) return Concluded();
+    // 2. A way to finish, and larger groups for the bound: where the two
+    //    meet, the count is proven.
+    if (UpperAndGroups(policy_.beam_widths[0])) return Concluded();
+    // 3. The large databases, where the small ones were used so far (they
+    //    take seconds to build: not under a tight limit).
+    if (small < size && TimeLeft() > policy_.large_pdb_seconds) {
+      absl::StatusOr<std::vector<Partition>> large =
+          BoundPartitions(p_, size, options_, policy_, Find::kBuild);
+      if (!large.ok()) return large.status();
+      if (large->empty()) return absl::InternalError("no pattern databases of the large size");
+      SetBound(std::move(*large));
+      lower_ = std::max(lower_, h_.value());
+      if (UpperAndGroups(policy_.beam_widths[0])) return Concluded();
+    }
+    // 4. IDA* and wider beams in turn, each given more.
+    for (size_t w = 1; w < policy_.beam_widths.size(); ++w) {
+      if (RunIda(policy_.ida_nodes[w - 1])) return Concluded();
+      if (UpperAndGroups(policy_.beam_widths[w])) return Concluded();
+    }
+    // 5. IDA* until the lower bound meets the way found, or a limit.
+    RunIda(0);
+    return Concluded();
+  }
+
+ private:
+  // Needs at least one partition.
+  void SetBound(std::vector<Partition> partitions) {
+    partitions_ = partitions;
+    groups_done_ = false;
+    h_.SetPartitions(std::move(partitions), p_.k);
+    h_.Set(p_.start);
+  }
+
+  double TimeLeft() const {
+    if (limits_.deadline == Clock::time_point::max()) return 1e300;
+    return std::chrono::duration<double>(limits_.deadline - Clock::now()).count();
+  }
+  uint64_t NodesUsed() const { return nodes_ + ida_->nodes(); }
+
+  // The searches' limits with at most `nodes` more nodes (0: the limits'
+  // own), for a search whose own count is at `own`.
+  SearchLimits Limits(uint64_t nodes, uint64_t own) const {
+    SearchLimits l = limits_;
+    l.max_nodes = 0;
+    if (limits_.max_nodes > 0)
+      l.max_nodes = own + (limits_.max_nodes > NodesUsed() ? limits_.max_nodes - NodesUsed() : 0);
+    if (nodes > 0 && (l.max_nodes == 0 || own + nodes < l.max_nodes)) l.max_nodes = own + nodes;
+    if (l.max_nodes == own && limits_.max_nodes > 0) l.max_nodes = own + 1;
+    return l;
+  }
+
+  // IDA* within `nodes` more nodes (0: the limits only); true when the
+  // count is concluded (found, proven or unreachable).
+  bool RunIda(uint64_t nodes) {
+    std::vector<PieceMove> path;
+    const Ida::Outcome outcome =
+        ida_->Run(lower_, found_ ? int(best_.size()) : 0, Limits(nodes, ida_->nodes()), path);
+    if (outcome == Ida::Outcome::kUnreachable) unreachable_ = true;
+    if (outcome == Ida::Outcome::kSolved) Offer(std::move(path));
+    return outcome != Ida::Outcome::kStopped || Proven();
+  }
+
+  // Beam searches of `width` in both orders for a way to finish, then the
+  // bound of larger groups; true when they meet.
+  bool UpperAndGroups(int width) {
+    if (options_.techniques.upper_bound_search)
+      for (BeamOrder order : {BeamOrder::kBackFirst, BeamOrder::kAny}) {
+        if (TimeLeft() <= 0) break;
+        std::vector<PieceMove> way;
+        uint64_t beam_nodes = 0;
+        SearchLimits l = Limits(0, 0);
+        // Under a node limit, half of what is left.
+        if (limits_.max_nodes > 0) l.max_nodes = std::max<uint64_t>(1, l.max_nodes / 2);
+        if (BeamSearch(p_, h_, width, order, 2 * lower_ + 20, l, way, beam_nodes))
+          Offer(std::move(way));
+        nodes_ += beam_nodes;
+        if (Proven()) return true;
+      }
+    // Once for each set of databases: its groups' counts do not change.
+    if (found_ && !p_.jumps && options_.techniques.group_bound && !groups_done_) {
+      groups_done_ = true;
+      GroupBound groups(p_, partitions_);
+      uint64_t group_nodes = 0;
+      lower_ =
+          groups.Improve(lower_, int(best_.size()), policy_.group_nodes, Limits(0, 0), group_nodes);
+      nodes_ += group_nodes;
+      if (Proven()) return true;
+    }
+    return false;
+  }
+
+  void Offer(std::vector<PieceMove> way) {
+    if (!found_ || way.size() < best_.size()) best_ = std::move(way);
+    found_ = true;
+  }
+  bool Proven() const { return found_ && lower_ >= int(best_.size()); }
+
+  absl::StatusOr<FinishResult> Concluded() {
+    if (unreachable_) return Unreachable();
+    result_.nodes = NodesUsed();
+    // A way found is never shorter than a proven lower bound; anything else
+    // would be a defect, reported as bounds rather than as an exact count.
+    result_.exact = found_ && int(best_.size()) == lower_;
+    result_.lower = found_ ? std::min(lower_, int(best_.size())) : lower_;
+    result_.upper = found_ ? int(best_.size()) : kUnknownMoves;
+    if (options_.want_solution && found_) result_.solution = ToMoves(p_, best_);
+    return Finish();
+  }
+  absl::StatusOr<FinishResult> Exact(int moves) {
+    result_.exact = true;
+    result_.lower = result_.upper = moves;
+    return Finish();
+  }
+  absl::StatusOr<FinishResult> Unreachable() {
+    result_ = FinishResult{};
+    result_.reachable = false;
+    result_.exact = true;
+    result_.lower = result_.upper = kUnknownMoves;
+    result_.nodes = nodes_ + (ida_ ? ida_->nodes() : 0);
+    return Finish();
+  }
+  absl::StatusOr<FinishResult> Finish() {
+    result_.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+    return result_;
+  }
+
+  const Problem& p_;
+  const FinishOptions& options_;
+  const Policy policy_;
+  Clock::time_point start_;
+  SearchLimits limits_;
+  std::vector<Partition> partitions_;
+  Heuristic h_;
+  std::optional<Ida> ida_;
+  uint64_t nodes_ = 0;  // beam and group searches
+  int lower_ = 0;
+  bool found_ = false;
+  bool unreachable_ = false;
+  bool groups_done_ = false;
+  std::vector<PieceMove> best_;  // the shortest way found
+  FinishResult result_;
+};
+
+}  // namespace
+
+absl::StatusOr<FinishResult> MinMovesToFinish(const Position& pos, Side side,
+                                              const FinishOptions& options) {
+  const Clock::time_point start = Clock::now();
+  if (absl::Status s = ValidateFinishOptions(options); !s.ok()) return s;
+  const Problem p = MakeProblem(pos, side);
+  return Count(p, options, start).Run();
+}
+
+}  // namespace salta

@@ -1,0 +1,134 @@
+// The admissible bound of a placement: the maximum, over partitions of the
+// pieces, of the sum of the partition's group costs (pattern_db.h), kept up
+// to date move by move. The hot path of every search.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "finish/pattern_db.h"
+#include "finish/problem.h"
+
+namespace salta::finish_internal {
+
+class Heuristic {
+ public:
+  static constexpr int kMaxPartitions = 16;
+
+  // Partitions beyond kMaxPartitions are dropped; at least one is needed.
+  void SetPartitions(std::vector<Partition> partitions, int num_pieces) {
+    partitions_ = std::move(partitions);
+    if (partitions_.size() > kMaxPartitions) partitions_.resize(kMaxPartitions);
+    nq_ = int(partitions_.size());
+    k_ = num_pieces;
+    for (int q = 0; q < nq_; ++q) {
+      ng_[q] = int(partitions_[q].size());
+      for (int gi = 0; gi < ng_[q]; ++gi) {
+        const Group& group = partitions_[q][gi];
+        GroupRef& ref = groups_[q][gi];
+        ref.values = group.pdb->values.data();
+        ref.index = &group.pdb->index;
+        ref.size = int(group.pieces.size());
+        for (int j = 0; j < ref.size; ++j) {
+          ref.pieces[j] = int8_t(group.pieces[j]);
+          group_of_[q][group.pieces[j]] = int8_t(gi);
+        }
+      }
+    }
+  }
+  int num_partitions() const { return nq_; }
+
+  // Evaluates every group for the placement sq.
+  void Set(const Squares& sq) {
+    for (int q = 0; q < nq_; ++q) {
+      int sum = 0;
+      for (int gi = 0; gi < ng_[q]; ++gi) {
+        const int v = Lookup(groups_[q][gi], sq, -1, 0);
+        values_[q][gi] = v;
+        sum = std::min(kInf, sum + v);
+      }
+      sums_[q] = sum;
+    }
+  }
+
+  // The bound of the placement last Set or updated.
+  int value() const {
+    int h = 0;
+    for (int q = 0; q < nq_; ++q) h = std::max(h, sums_[q]);
+    return h;
+  }
+
+  // The bound after piece i of the placement sq moves to `to` (sq is the
+  // placement the values are for).
+  int Child(const Squares& sq, int i, Square to) const {
+    int h = 0;
+    for (int q = 0; q < nq_; ++q) {
+      const int gi = group_of_[q][i];
+      const int v = Lookup(groups_[q][gi], sq, i, to);
+      if (v >= kInf) return kInf;
+      h = std::max(h, sums_[q] - values_[q][gi] + v);
+    }
+    return h;
+  }
+
+  struct Saved {
+    std::array<int, kMaxPartitions> sums, values;
+  };
+  // Piece i has moved: sq is the new placement.
+  void Moved(const Squares& sq, int i, Saved& saved) {
+    for (int q = 0; q < nq_; ++q) {
+      const int gi = group_of_[q][i];
+      saved.sums[q] = sums_[q];
+      saved.values[q] = values_[q][gi];
+      const int v = Lookup(groups_[q][gi], sq, -1, 0);
+      values_[q][gi] = v;
+      sums_[q] = sums_[q] < kInf && saved.values[q] < kInf && v < kInf
+                     ? sums_[q] - saved.values[q] + v
+                     : Sum(q);
+    }
+  }
+  void Restore(int i, const Saved& saved) {
+    for (int q = 0; q < nq_; ++q) {
+      values_[q][group_of_[q][i]] = saved.values[q];
+      sums_[q] = saved.sums[q];
+    }
+  }
+
+ private:
+  static constexpr int kMaxGroups = kMaxPiecesInProblem;
+  struct GroupRef {
+    const uint8_t* values = nullptr;
+    const PlacementIndex* index = nullptr;
+    int size = 0;
+    std::array<int8_t, kMaxGroupSize> pieces{};
+  };
+
+  // The group's cost with piece `moved` (if it is one of the group's) on `to`.
+  static int Lookup(const GroupRef& ref, const Squares& sq, int moved, Square to) {
+    int8_t squares[kMaxGroupSize];
+    for (int j = 0; j < ref.size; ++j) {
+      const int piece = ref.pieces[j];
+      squares[j] = piece == moved ? int8_t(to) : sq[piece];
+    }
+    const uint8_t v = ref.values[ref.index->Rank(squares)];
+    return v == kPdbUnreachable ? kInf : v;
+  }
+
+  int Sum(int q) const {
+    int sum = 0;
+    for (int gi = 0; gi < ng_[q]; ++gi) sum = std::min(kInf, sum + values_[q][gi]);
+    return sum;
+  }
+
+  std::vector<Partition> partitions_;  // owns the databases
+  int nq_ = 0;
+  int k_ = 0;
+  std::array<int, kMaxPartitions> ng_{};
+  std::array<int, kMaxPartitions> sums_{};
+  std::array<std::array<int, kMaxGroups>, kMaxPartitions> values_{};
+  std::array<std::array<GroupRef, kMaxGroups>, kMaxPartitions> groups_{};
+  std::array<std::array<int8_t, kMaxPiecesInProblem>, kMaxPartitions> group_of_{};
+};
+
+}  // namespace salta::finish_internal

@@ -1,0 +1,340 @@
+#include "finish/pattern_db.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <map>
+#include <mutex>
+
+#include "absl/strings/str_cat.h"
+#include "salta/notation.h"
+#include "salta/store.h"
+
+namespace salta::finish_internal {
+namespace {
+
+// The search runs over a sparse index, sum(s_j * n^j), where a move of
+// piece j changes the index by (to - from) * n^j; the result is then laid
+// out by the perfect index.
+uint64_t SparseSize(int n, int k) {
+  uint64_t size = 1;
+  for (int j = 0; j < k; ++j) size *= uint64_t(n);
+  return size;
+}
+
+// Visits every placement of the pieces after `j` (pieces 0..j-1 on `used`)
+// in the perfect index's order, with the sparse index of the placement.
+void LayOut(int j, int k, int n, Bitboard used, uint32_t sparse, const uint32_t* weight,
+            const std::vector<uint8_t>& from, uint8_t*& out) {
+  for (Square s = 0; s < n; ++s) {
+    if (Contains(used, s)) continue;
+    const uint32_t idx = sparse + uint32_t(s) * weight[j];
+    if (j + 1 == k)
+      *out++ = from[idx];
+    else
+      LayOut(j + 1, k, n, used | SquareBit(s), idx, weight, from, out);
+  }
+}
+
+}  // namespace
+
+std::shared_ptr<const PatternDb> BuildPatternDb(const Problem& p,
+                                                const std::vector<int8_t>& targets) {
+  const int k = int(targets.size()), n = p.n;
+  const uint64_t size = SparseSize(n, k);
+  std::vector<uint8_t> dist(size, kPdbUnreachable);
+  std::vector<uint32_t> weight(k);
+  for (int j = 0, w = 1; j < k; ++j, w *= n) weight[j] = uint32_t(w);
+  uint32_t goal = 0;
+  for (int j = 0; j < k; ++j) goal += uint32_t(targets[j]) * weight[j];
+  // A piece now on s came from from_sq[s][d] by a step in direction d.
+  std::vector<std::array<int8_t, 4>> from_sq(n);
+  for (Square s = 0; s < n; ++s) from_sq[s].fill(-1);
+  for (Square s = 0; s < n; ++s)
+    for (int d = 0; d < p.num_step_dirs; ++d)
+      if (const int t = p.step_to[s][d]; t >= 0) from_sq[t][d] = int8_t(s);
+  std::vector<uint32_t> queue;
+  queue.reserve(size / 8 + 16);
+  queue.push_back(goal);
+  dist[goal] = 0;
+  for (size_t head = 0; head < queue.size(); ++head) {
+    const uint32_t idx = queue[head];
+    const uint8_t d = dist[idx];
+    if (d + 1 >= kPdbUnreachable) continue;
+    int sq[kMaxGroupSize];
+    Bitboard occ = 0;
+    uint32_t rest = idx;
+    for (int j = 0; j < k; ++j) {
+      sq[j] = int(rest % uint32_t(n));
+      rest /= uint32_t(n);
+      occ |= SquareBit(sq[j]);
+    }
+    for (int j = 0; j < k; ++j)
+      for (int dir = 0; dir < p.num_step_dirs; ++dir) {
+        const int f = from_sq[sq[j]][dir];
+        if (f < 0 || Contains(occ, f)) continue;
+        const uint32_t pred = uint32_t(int64_t(idx) + (int64_t(f) - sq[j]) * weight[j]);
+        if (dist[pred] != kPdbUnreachable) continue;
+        dist[pred] = uint8_t(d + 1);
+        queue.push_back(pred);
+      }
+  }
+  queue = {};
+  absl::StatusOr<PlacementIndex> index = PlacementIndex::Make(n, k);
+  auto pdb = std::make_shared<PatternDb>(PatternDb{targets, *index, {}});
+  pdb->values.resize(index->size());
+  uint8_t* out = pdb->values.data();
+  LayOut(0, k, n, 0, 0, weight.data(), dist, out);
+  return pdb;
+}
+
+// ---------------------------------------------------------------------------
+// Storage: one RocksDB table per database, its values in chunks of 1 MiB.
+
+namespace {
+
+constexpr size_t kChunk = size_t(1) << 20;
+constexpr int kTableVersion = 2;  // 1: the sparse index
+
+std::string StepsName(const Problem& p) {
+  return p.num_step_dirs == 4 ? "any" : "forward";
+}
+
+std::string CacheKey(const Problem& p, const std::vector<int8_t>& targets) {
+  std::string key =
+      absl::StrCat(p.g->size(), "x", p.g->size(), " steps=", StepsName(p), " targets=");
+  for (size_t j = 0; j < targets.size(); ++j)
+    absl::StrAppend(&key, j ? "," : "", SquareName(*p.g, targets[j]));
+  return key;
+}
+
+TableMeta MetaOf(const Problem& p, const std::vector<int8_t>& targets) {
+  TableMeta meta;
+  meta.kind = "finish-pdb";
+  meta.version = kTableVersion;
+  meta.geometry = absl::StrCat(p.g->size(), "x", p.g->size());
+  meta.rules = absl::StrCat("steps=", StepsName(p));
+  meta.parameters = CacheKey(p, targets);
+  return meta;
+}
+
+// NotFound when there is no table; DataLoss when there is one of ours that
+// is damaged, incomplete or of another format (rebuilt by the caller); any
+// other error as it came.
+absl::StatusOr<std::shared_ptr<const PatternDb>> Load(const Problem& p,
+                                                      const std::vector<int8_t>& targets,
+                                                      const std::string& dir) {
+  const TableMeta want = MetaOf(p, targets);
+  absl::StatusOr<std::unique_ptr<Table>> table = Table::Open(dir, want);
+  if (!table.ok()) {
+    const absl::Status& s = table.status();
+    if (absl::IsNotFound(s)) return s;
+    if (absl::IsFailedPrecondition(s) || absl::IsDataLoss(s)) {
+      // Only a table of this kind is ours to replace.
+      absl::StatusOr<TableMeta> meta = Table::ReadMeta(dir);
+      if (meta.ok() && meta->kind != want.kind)
+        return absl::FailedPreconditionError(
+            absl::StrCat(dir, " holds a \"", meta->kind,
+                         "\" table, not a pattern table: choose another pattern directory"));
+      return absl::DataLossError(s.message());
+    }
+    return s;
+  }
+  absl::StatusOr<PlacementIndex> index = PlacementIndex::Make(p.n, int(targets.size()));
+  if (!index.ok()) return index.status();
+  auto pdb = std::make_shared<PatternDb>(PatternDb{targets, *index, {}});
+  const uint64_t size = index->size();
+  pdb->values.resize(size);
+  for (uint64_t chunk = 0; chunk * kChunk < size; ++chunk) {
+    absl::StatusOr<std::optional<std::string>> v = (*table)->Get(EncodeKey(chunk));
+    if (!v.ok()) return v.status();
+    const uint64_t len = std::min<uint64_t>(kChunk, size - chunk * kChunk);
+    if (!v->has_value() || (*v)->size() != len)
+      return absl::DataLossError(absl::StrCat("pattern table ", dir, " lacks chunk ", chunk));
+    std::memcpy(pdb->values.data() + chunk * kChunk, (*v)->data(), len);
+  }
+  if ((*table)->count() != (size + kChunk - 1) / kChunk)
+    return absl::DataLossError(absl::StrCat("pattern table ", dir, " has ", (*table)->count(),
+                                            " chunks, expected ", (size + kChunk - 1) / kChunk));
+  return std::shared_ptr<const PatternDb>(std::move(pdb));
+}
+
+// Writes the table under a name of its own, then renames it into place, so
+// that other processes only ever see complete tables and two processes
+// storing the same table at once do not meet. `damaged`: the table now at
+// dir is to be replaced.
+absl::Status Save(const Problem& p, const PatternDb& pdb, const std::string& dir, bool damaged) {
+  static std::atomic<uint64_t> serial{0};
+  const std::string scratch = absl::StrCat(dir, ".new-", getpid(), "-", serial++);
+  {
+    Table::CreateOptions create;
+    create.replace = true;
+    absl::StatusOr<std::unique_ptr<Table>> table =
+        Table::Create(scratch, MetaOf(p, pdb.targets), create);
+    if (!table.ok()) return table.status();
+    const uint64_t size = pdb.values.size();
+    for (uint64_t chunk = 0; chunk * kChunk < size; ++chunk) {
+      const uint64_t len = std::min<uint64_t>(kChunk, size - chunk * kChunk);
+      absl::string_view bytes(reinterpret_cast<const char*>(pdb.values.data()) + chunk * kChunk,
+                              len);
+      if (absl::Status s = (*table)->Put(EncodeKey(chunk), bytes); !s.ok()) return s;
+    }
+    if (absl::Status s = (*table)->Finish(); !s.ok()) return s;
+  }  // closed
+  std::error_code ec;
+  if (damaged) std::filesystem::remove_all(dir, ec);
+  std::filesystem::rename(scratch, dir, ec);
+  if (ec) {
+    std::error_code ignored;
+    std::filesystem::remove_all(scratch, ignored);
+    // Another process stored it first: theirs is as good.
+    if (std::filesystem::is_directory(dir, ignored)) return absl::OkStatus();
+    return absl::InternalError(
+        absl::StrCat("cannot rename ", scratch, " to ", dir, ": ", ec.message()));
+  }
+  return absl::OkStatus();
+}
+
+// The databases of this process, by CacheKey; the oldest are dropped past
+// a total size.
+class Cache {
+ public:
+  static Cache& Get() {
+    static Cache* cache = new Cache();  // never destroyed: used until exit
+    return *cache;
+  }
+
+  std::shared_ptr<const PatternDb> Lookup(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = map_.find(key);
+    return it == map_.end() ? nullptr : it->second;
+  }
+
+  std::shared_ptr<const PatternDb> Insert(const std::string& key,
+                                          std::shared_ptr<const PatternDb> pdb) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto [it, inserted] = map_.emplace(key, std::move(pdb));
+    if (inserted) {
+      order_.push_back(key);
+      bytes_ += it->second->values.size();
+      while (bytes_ > kMaxBytes && order_.size() > 1) {
+        auto old = map_.find(order_.front());
+        bytes_ -= old->second->values.size();
+        map_.erase(old);
+        order_.pop_front();
+      }
+    }
+    return it->second;
+  }
+
+ private:
+  static constexpr size_t kMaxBytes = size_t(1) << 30;
+  std::mutex mu_;
+  std::map<std::string, std::shared_ptr<const PatternDb>> map_;
+  std::deque<std::string> order_;
+  size_t bytes_ = 0;
+};
+
+}  // namespace
+
+std::string PatternTableDir(const Problem& p, const std::vector<int8_t>& targets,
+                            const std::string& dir) {
+  std::string name = CacheKey(p, targets);
+  for (char& c : name)
+    if (c == ' ' || c == '=' || c == ',') c = '_';
+  return absl::StrCat(dir, "/", name);
+}
+
+absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
+                                                               const std::vector<int8_t>& targets,
+                                                               const PatternSource& source,
+                                                               Find find) {
+  const std::string key = CacheKey(p, targets);
+  if (std::shared_ptr<const PatternDb> pdb = Cache::Get().Lookup(key)) return pdb;
+  if (find == Find::kCached) return absl::NotFoundError("not in the cache");
+  if (source.dir.empty()) {
+    if (find == Find::kStored) return absl::NotFoundError("no pattern directory");
+    return Cache::Get().Insert(key, BuildPatternDb(p, targets));
+  }
+  const std::string dir = PatternTableDir(p, targets, source.dir);
+  absl::StatusOr<std::shared_ptr<const PatternDb>> loaded = Load(p, targets, dir);
+  if (loaded.ok()) return Cache::Get().Insert(key, *loaded);
+  if (!absl::IsNotFound(loaded.status()) && !absl::IsDataLoss(loaded.status()))
+    return loaded.status();
+  if (find == Find::kStored && absl::IsNotFound(loaded.status())) return loaded.status();
+  const bool damaged = absl::IsDataLoss(loaded.status());
+  if (damaged && source.report)
+    source.report(
+        absl::StrCat("pattern table damaged, rebuilding it: ", loaded.status().message()));
+  std::shared_ptr<const PatternDb> built = BuildPatternDb(p, targets);
+  if (absl::Status s = Save(p, *built, dir, damaged); !s.ok())
+    return absl::Status(s.code(), absl::StrCat("cannot store pattern table: ", s.message()));
+  return Cache::Get().Insert(key, std::move(built));
+}
+
+std::vector<std::vector<std::vector<int>>> PartitionsByTarget(const Problem& p, int size,
+                                                              const std::vector<int>& offsets) {
+  std::vector<int> order(p.k);
+  for (int i = 0; i < p.k; ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](int a, int b) {
+    const int fa = p.g->file_of(p.target[a]), fb = p.g->file_of(p.target[b]);
+    if (fa != fb) return fa < fb;
+    return p.g->rank_of(p.target[a]) < p.g->rank_of(p.target[b]);
+  });
+  std::vector<std::vector<std::vector<int>>> layouts;
+  for (int offset : offsets) {
+    if (offset >= p.k && offset != 0) continue;
+    std::vector<std::vector<int>> layout;
+    for (int start = 0; start < p.k;) {
+      const int len = std::min(start == 0 && offset > 0 ? offset : size, p.k - start);
+      layout.emplace_back(order.begin() + start, order.begin() + start + len);
+      start += len;
+    }
+    layouts.push_back(std::move(layout));
+  }
+  return layouts;
+}
+
+absl::StatusOr<std::vector<Partition>> ResolvePartitions(
+    const Problem& p, const std::vector<std::vector<std::vector<int>>>& layout,
+    const PatternSource& source, Find find) {
+  std::vector<Partition> partitions;
+  for (const std::vector<std::vector<int>>& groups : layout) {
+    Partition part;
+    for (const std::vector<int>& pieces : groups) {
+      std::vector<int8_t> targets;
+      for (int i : pieces) targets.push_back(p.target[i]);
+      Group group{pieces, nullptr};
+      absl::StatusOr<std::shared_ptr<const PatternDb>> pdb =
+          FindPatternDb(p, targets, source, find);
+      if (!pdb.ok()) {
+        if (find != Find::kBuild && absl::IsNotFound(pdb.status())) return std::vector<Partition>();
+        return pdb.status();
+      }
+      group.pdb = *pdb;
+      part.push_back(std::move(group));
+    }
+    partitions.push_back(std::move(part));
+  }
+  return partitions;
+}
+
+Partition SinglePieces(const Problem& p) {
+  const std::vector<Bitboard> reach = RelaxedMoves(p);
+  Partition part;
+  for (int i = 0; i < p.k; ++i) {
+    const std::array<int, kMaxSquares> dist = RelaxedDistances(p, reach, p.target[i]);
+    auto pdb = std::make_shared<PatternDb>(
+        PatternDb{{p.target[i]}, *PlacementIndex::Make(p.n, 1), std::vector<uint8_t>(p.n)});
+    for (Square s = 0; s < p.n; ++s)
+      pdb->values[s] = dist[s] >= kPdbUnreachable ? kPdbUnreachable : uint8_t(dist[s]);
+    part.push_back(Group{{i}, std::move(pdb)});
+  }
+  return part;
+}
+
+}  // namespace salta::finish_internal

@@ -1,0 +1,95 @@
+// Pattern databases: for a group of pieces with given targets, the exact
+// cost of every placement of the group alone on the board (the other pieces
+// removed), indexed by the perfect placement index of salta/index.h. Where
+// no piece can jump, removing pieces only makes moves easier, so a group's
+// cost is a lower bound on its pieces' share of any solution; a move moves
+// one piece, so over disjoint groups the costs add up to a lower bound.
+//
+// Databases are built by breadth-first search backwards from the group's
+// goal, kept for the life of the process in one cache (process-wide, behind
+// a mutex: every count of a process shares them), and, given a directory,
+// stored there as RocksDB tables (salta/store.h) that later processes load.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "finish/problem.h"
+#include "salta/finish.h"
+#include "salta/index.h"
+
+namespace salta::finish_internal {
+
+inline constexpr uint8_t kPdbUnreachable = 255;
+// The most pieces one database may cover: 4 on 10x10 is 5.5 million
+// placements (5.5 MB); 5 would be 254 MB.
+inline constexpr int kMaxGroupSize = kMaxPatternGroupSize;
+
+struct PatternDb {
+  std::vector<int8_t> targets;  // of the group's pieces, in index order
+  PlacementIndex index;
+  std::vector<uint8_t> values;  // by index; kPdbUnreachable: cannot finish
+};
+
+// Breadth-first search backwards from the group's goal; targets.size() is
+// at most kMaxGroupSize. Needs a problem without jumps.
+std::shared_ptr<const PatternDb> BuildPatternDb(const Problem& p,
+                                                const std::vector<int8_t>& targets);
+
+// Where tables come from and what to tell the user about them.
+struct PatternSource {
+  std::string dir;  // empty: in memory only
+  // Told when a stored table is damaged (and rebuilt) or built and stored.
+  std::function<void(const std::string&)> report;
+};
+
+// How far FindPatternDb goes for a database.
+enum class Find {
+  kCached,  // the process's cache only
+  kStored,  // the cache, else a table in source.dir
+  kBuild,   // the cache, else a table, else built (and stored in source.dir)
+};
+
+// The database for the group, from the process's cache, else loaded from
+// source.dir, else built (and stored in source.dir): NotFound when `find`
+// stops short of it. A damaged stored table is reported and rebuilt; a
+// directory that holds some other kind of table, and any I/O or database
+// error, is an error.
+absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
+                                                               const std::vector<int8_t>& targets,
+                                                               const PatternSource& source,
+                                                               Find find = Find::kBuild);
+// The directory a database's table has under `dir`.
+std::string PatternTableDir(const Problem& p, const std::vector<int8_t>& targets,
+                            const std::string& dir);
+
+// A partition of the pieces into groups, each with its database (or, for
+// groups of one piece, its relaxed distances).
+struct Group {
+  std::vector<int> pieces;
+  std::shared_ptr<const PatternDb> pdb;
+};
+using Partition = std::vector<Group>;
+
+// Partitions by where pieces go: the pieces sorted by target (file, then
+// rank) and cut into runs of `size`, the first run `offset` long (one
+// partition per offset), so that pieces whose paths cross the same squares
+// share a group in some partition. Only the piece indices; no databases.
+std::vector<std::vector<std::vector<int>>> PartitionsByTarget(const Problem& p, int size,
+                                                              const std::vector<int>& offsets);
+
+// The groups of `layout` with their databases (see FindPatternDb); an
+// empty list when `find` stops short of one.
+absl::StatusOr<std::vector<Partition>> ResolvePartitions(
+    const Problem& p, const std::vector<std::vector<std::vector<int>>>& layout,
+    const PatternSource& source, Find find);
+
+// One partition of single pieces with their relaxed distances (jumps as if
+// always possible): the bound where no database applies.
+Partition SinglePieces(const Problem& p);
+
+}  // namespace salta::finish_internal

@@ -1,0 +1,33 @@
+// The solver's constants, in one place, with what they were measured on
+// (bench/finish_bench.cpp; docs/scoring.md, "Speed").
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+namespace salta::finish_internal {
+
+struct Policy {
+  // Pattern databases of at most this many placements per group by default
+  // (4 pieces on 10x10: 5.5 million).
+  uint64_t max_default_pdb_entries = uint64_t(8) << 20;
+  // Partitions by target, each starting its runs at another offset.
+  int partitions = 4;
+  // IDA* nodes tried before the beam search: most counts need fewer.
+  uint64_t first_ida_nodes = 5000;
+  // The beam searches' widths, tried in turn while the bounds differ, and
+  // the IDA* nodes tried before each but the first.
+  std::array<int, 4> beam_widths = {64, 256, 1024, 4096};
+  std::array<uint64_t, 3> ida_nodes = {100000, 400000, 1600000};
+  // Nodes each group's search may take when groups are merged for a
+  // better bound at the root.
+  uint64_t group_nodes = 20000;
+  // The bound table's largest size (16 bytes an entry).
+  size_t bound_table_entries = size_t(1) << 22;
+  // The large databases are built (seconds) only with at least this much
+  // time left.
+  double large_pdb_seconds = 4.0;
+};
+
+}  // namespace salta::finish_internal

@@ -1,0 +1,241 @@
+#include "finish/search.h"
+
+#include <algorithm>
+
+namespace salta::finish_internal {
+
+Ida::Ida(const Problem& p, Heuristic& h, const IdaOptions& options)
+    : p_(p),
+      h_(h),
+      options_(options),
+      bounds_(options.bound_table ? options.bound_table_entries : 0) {
+  sq_ = p_.start;
+  for (int i = 0; i < p_.k; ++i) occ_ |= SquareBit(sq_[i]);
+  key_ = KeyOf(sq_, p_.k);
+  children_.reserve(4096);
+}
+
+bool Ida::Stop() {
+  if (limits_.max_nodes > 0 && nodes_ >= limits_.max_nodes) return true;
+  return (nodes_ & 1023) == 0 && limits_.deadline != Clock::time_point::max() &&
+         Clock::now() >= limits_.deadline;
+}
+
+Ida::Outcome Ida::Run(int& lower, int stop_at, const SearchLimits& limits,
+                      std::vector<PieceMove>& path) {
+  limits_ = limits;
+  aborted_ = false;
+  h_.Set(sq_);
+  const PieceMove root;
+  const int h0 =
+      std::max(h_.value(), options_.bound_table ? bounds_.Probe(NodeKey(key_, -1, -1)) : 0);
+  if (h0 >= kInf) return Outcome::kUnreachable;
+  lower = std::max(lower, h0);
+  if (h_.value() == 0) {
+    path.clear();
+    lower = 0;
+    return Outcome::kSolved;
+  }
+  for (;;) {
+    if (stop_at > 0 && lower >= stop_at) return Outcome::kStopped;
+    if (options_.progress) options_.progress(lower, nodes_);
+    found_ = false;
+    path_.assign(lower, PieceMove{});
+    const int r = Search(0, lower, h0, root);
+    if (found_) {
+      path = path_;
+      return Outcome::kSolved;
+    }
+    if (aborted_) return Outcome::kStopped;
+    if (r >= kInf) return Outcome::kUnreachable;
+    lower = std::max(lower + 1, r);
+  }
+}
+
+bool Ida::Commutes(Square from, Square to, bool jump, const PieceMove& last) const {
+  // Steps: the move could come first unless it goes where the last move
+  // came from (the other squares involved are distinct anyway).
+  if (p_.steps_only) return to != last.from;
+  // With jumps, play the two in the other order on the board before `last`.
+  const Bitboard before = occ_ ^ SquareBit(last.to) ^ SquareBit(last.from);
+  return p_.CanMove(from, to, jump, before) &&
+         p_.CanMove(last.from, last.to, last.jump, before ^ SquareBit(from) ^ SquareBit(to));
+}
+
+int Ida::Search(int g, int bound, int h, const PieceMove& last) {
+  ++nodes_;
+  if (Stop()) {
+    aborted_ = true;
+    return h;
+  }
+  int best = kInf;
+  const size_t base = children_.size();
+  bool goal = false;
+  for (int i = 0; i < p_.k && !goal; ++i) {
+    const Square from = sq_[i];
+    p_.ForEachMoveFrom(from, occ_, [&](Square to, bool jump) {
+      if (goal) return;
+      // Undoing the last move never shortens a way to the goal.
+      if (i == last.piece && to == last.from) return;
+      if (options_.move_pruning && i < last.piece && Commutes(from, to, jump, last)) return;
+      const int hc = h_.Child(sq_, i, to);
+      if (hc >= kInf) return;
+      const PieceMove mv{int8_t(i), int8_t(from), int8_t(to), jump};
+      if (hc == 0) {
+        goal = true;
+        path_.resize(g + 1);
+        path_[g] = mv;
+        return;
+      }
+      if (g + 1 + hc > bound) {
+        best = std::min(best, 1 + hc);
+        return;
+      }
+      children_.push_back(Child{mv, hc});
+    });
+  }
+  if (goal) {
+    children_.resize(base);
+    found_ = true;
+    return 0;
+  }
+  // Most promising first: the last iteration stops at the first solution.
+  for (size_t c = base + 1; c < children_.size(); ++c)
+    for (size_t d = c; d > base && children_[d].h < children_[d - 1].h; --d)
+      std::swap(children_[d], children_[d - 1]);
+  for (size_t c = base; c < children_.size(); ++c) {
+    const PieceMove mv = children_[c].move;
+    const Key child_key = MovedKey(key_, mv.piece, mv.from, mv.to);
+    int hc = children_[c].h;
+    if (options_.bound_table)
+      hc = std::max(hc, bounds_.Probe(NodeKey(child_key, mv.piece, mv.from)));
+    int r = hc;
+    if (g + 1 + hc <= bound) {
+      Heuristic::Saved saved;
+      sq_[mv.piece] = mv.to;
+      occ_ ^= SquareBit(mv.from) | SquareBit(mv.to);
+      const Key key = key_;
+      key_ = child_key;
+      h_.Moved(sq_, mv.piece, saved);
+      r = Search(g + 1, bound, hc, mv);
+      h_.Restore(mv.piece, saved);
+      key_ = key;
+      occ_ ^= SquareBit(mv.from) | SquareBit(mv.to);
+      sq_[mv.piece] = mv.from;
+      if (found_) {
+        path_[g] = mv;
+        children_.resize(base);
+        return 0;
+      }
+      if (aborted_) {
+        children_.resize(base);
+        return h;
+      }
+    }
+    best = std::min(best, Inc(r));
+  }
+  children_.resize(base);
+  best = std::max(best, h);
+  if (options_.bound_table) bounds_.Store(NodeKey(key_, last.piece, last.from), best);
+  return best;
+}
+
+bool BeamSearch(const Problem& p, Heuristic& h, int width, BeamOrder order, int max_depth,
+                const SearchLimits& limits, std::vector<PieceMove>& path, uint64_t& nodes) {
+  struct Node {
+    Squares sq;
+    int32_t parent;
+    PieceMove move;
+  };
+  struct Candidate {
+    int h;
+    int tie;  // lower first among equal bounds
+    uint64_t hash;
+    int32_t parent;
+    PieceMove move;
+    bool operator<(const Candidate& o) const {
+      if (h != o.h) return h < o.h;
+      if (tie != o.tie) return tie < o.tie;
+      return hash < o.hash;
+    }
+  };
+  // The tie: the distances weighted by the targets' ranks, or nothing.
+  auto weight = [&](int i) { return order == BeamOrder::kAny ? 0 : 1 + p.g->rank_of(p.target[i]); };
+  auto tie_of = [&](const Squares& sq) {
+    int t = 0;
+    for (int i = 0; i < p.k; ++i) t += weight(i) * p.dist[sq[i]][p.target[i]];
+    return t;
+  };
+  std::vector<Node> nodes_kept = {{p.start, -1, PieceMove{}}};
+  std::vector<int32_t> layer = {0}, next;
+  std::vector<Candidate> candidates;
+  const uint64_t first_nodes = nodes;
+  auto finish = [&](int32_t at, const PieceMove& last) {
+    path.clear();
+    path.push_back(last);
+    for (int32_t n = at; nodes_kept[n].parent >= 0; n = nodes_kept[n].parent)
+      path.push_back(nodes_kept[n].move);
+    std::reverse(path.begin(), path.end());
+    return true;
+  };
+  h.Set(p.start);
+  if (h.value() == 0) {
+    path.clear();
+    return true;
+  }
+  for (int depth = 1; depth <= max_depth; ++depth) {
+    candidates.clear();
+    for (int32_t at : layer) {
+      if (limits.max_nodes > 0 && nodes - first_nodes >= limits.max_nodes) return false;
+      if ((nodes & 63) == 0 && limits.deadline != Clock::time_point::max() &&
+          Clock::now() >= limits.deadline)
+        return false;
+      ++nodes;
+      const Node node = nodes_kept[at];
+      h.Set(node.sq);
+      const int tie = tie_of(node.sq);
+      Bitboard occ = 0;
+      for (int i = 0; i < p.k; ++i) occ |= SquareBit(node.sq[i]);
+      const Key key = KeyOf(node.sq, p.k);
+      bool done = false;
+      PieceMove goal_move;
+      for (int i = 0; i < p.k && !done; ++i)
+        p.ForEachMoveFrom(node.sq[i], occ, [&](Square to, bool jump) {
+          if (done || (i == node.move.piece && to == node.move.from)) return;
+          const int hc = h.Child(node.sq, i, to);
+          if (hc >= kInf) return;
+          const PieceMove mv{int8_t(i), node.sq[i], int8_t(to), jump};
+          if (hc == 0) {
+            done = true;
+            goal_move = mv;
+            return;
+          }
+          const int child_tie =
+              tie + weight(i) * (p.dist[to][p.target[i]] - p.dist[node.sq[i]][p.target[i]]);
+          candidates.push_back(
+              Candidate{hc, child_tie, HashKey(MovedKey(key, i, node.sq[i], to)), at, mv});
+        });
+      if (done) return finish(at, goal_move);
+    }
+    if (candidates.empty()) return false;
+    // The best `width` distinct placements: equal placements have equal
+    // bounds and hashes, so they sort next to each other.
+    const size_t keep = std::min(candidates.size(), size_t(width) * 2);
+    std::nth_element(candidates.begin(), candidates.begin() + (keep - 1), candidates.end());
+    std::sort(candidates.begin(), candidates.begin() + keep);
+    next.clear();
+    for (size_t c = 0; c < keep && int(next.size()) < width; ++c) {
+      if (c > 0 && candidates[c].hash == candidates[c - 1].hash) continue;
+      Node child = nodes_kept[candidates[c].parent];
+      child.parent = candidates[c].parent;
+      child.move = candidates[c].move;
+      child.sq[child.move.piece] = child.move.to;
+      next.push_back(int32_t(nodes_kept.size()));
+      nodes_kept.push_back(child);
+    }
+    layer.swap(next);
+  }
+  return false;
+}
+
+}  // namespace salta::finish_internal

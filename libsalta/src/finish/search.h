@@ -1,0 +1,98 @@
+// The searches over the clear-board problem:
+//   - Ida: IDA* that proves lower bounds iteration by iteration and finds an
+//     optimal solution, with the bound table and the canonical order of
+//     commuting moves;
+//   - BeamSearch: a way to finish, not always shortest, found fast: the
+//     upper bound that often meets the lower bound at once.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "finish/bound_table.h"
+#include "finish/heuristic.h"
+#include "finish/problem.h"
+
+namespace salta::finish_internal {
+
+// When a search must stop: a total node count (0: none) or a time.
+struct SearchLimits {
+  uint64_t max_nodes = 0;
+  Clock::time_point deadline = Clock::time_point::max();
+};
+
+struct IdaOptions {
+  // Search only one order of moves that commute (see Ida).
+  bool move_pruning = true;
+  // Keep the bounds failed searches prove (bound_table.h).
+  bool bound_table = true;
+  size_t bound_table_entries = size_t(1) << 22;
+  // Called before each iteration with the proven lower bound and nodes so far.
+  std::function<void(int lower, uint64_t nodes)> progress;
+};
+
+// IDA*: depth-first searches bounded by g + h <= T for T rising from the
+// root's bound; each failed iteration proves the count exceeds T.
+//
+// Moves of different pieces that can be played in either order to the same
+// placement (they commute) are searched in one order only: after a move of
+// piece i, a move of a piece j < i is not searched when it could have been
+// played before i's move (Burch and Holte's move pruning). Every sequence
+// can be reordered, by swapping such neighbours, into one the search does
+// visit, of the same length and end, so the counts are unchanged.
+class Ida {
+ public:
+  enum class Outcome { kSolved, kUnreachable, kStopped };
+
+  Ida(const Problem& p, Heuristic& h, const IdaOptions& options);
+
+  // Raises `lower` (a proven lower bound on the count) until an optimal
+  // solution is found (kSolved: `path`, of length lower), the goal is proven
+  // unreachable, the bound reaches `stop_at` (> 0: a known upper bound, so
+  // the count is stop_at) or a limit stops it (kStopped).
+  Outcome Run(int& lower, int stop_at, const SearchLimits& limits, std::vector<PieceMove>& path);
+
+  uint64_t nodes() const { return nodes_; }
+
+ private:
+  struct Child {
+    PieceMove move;
+    int h;
+  };
+
+  int Search(int g, int bound, int h, const PieceMove& last);
+  // Whether the move could have been played before `last` to the same end.
+  bool Commutes(Square from, Square to, bool jump, const PieceMove& last) const;
+  bool Stop();
+
+  const Problem& p_;
+  Heuristic& h_;
+  IdaOptions options_;
+  BoundTable bounds_;
+  SearchLimits limits_;
+  Squares sq_{};
+  Bitboard occ_ = 0;
+  Key key_;
+  std::vector<Child> children_;
+  std::vector<PieceMove> path_;
+  uint64_t nodes_ = 0;
+  bool found_ = false;
+  bool aborted_ = false;
+};
+
+// How a beam search orders placements of equal bound. Two orders find
+// different ways; neither is better on every position.
+enum class BeamOrder {
+  kAny,        // a hash of the placement: no preference
+  kBackFirst,  // pieces bound for the far ranks nearer home first (the goal fills from the back)
+};
+
+// Beam search: from the start, depth by depth, the `width` children with the
+// least bound (distinct placements) are kept, until one is the goal. Returns
+// false when none is found within `max_depth` moves or the limits. Adds its
+// expansions to `nodes`.
+bool BeamSearch(const Problem& p, Heuristic& h, int width, BeamOrder order, int max_depth,
+                const SearchLimits& limits, std::vector<PieceMove>& path, uint64_t& nodes);
+
+}  // namespace salta::finish_internal
