@@ -8,6 +8,7 @@
 
 #include "CLI/CLI.hpp"
 #include "cli.h"
+#include "distributed.h"
 #include "nlohmann/json.hpp"
 #include "progress.h"
 #include "salta/game.h"
@@ -18,9 +19,14 @@
 namespace {
 
 int Run(salta::tools::Tool& tool, int argc, char** argv) {
+  absl::StatusOr<std::unique_ptr<salta::Cluster>> processes =
+      salta::tools::StartProcesses(&argc, &argv);
+  if (!processes.ok()) return tool.Fail(processes.status().message());
+  salta::Cluster& cluster = **processes;
   CLI::App app{
       "Counts the legal move sequences of DEPTH moves (perft) from a Salta position.\n"
-      "A forced pass counts as one move; a finished game has none.\n\n"
+      "A forced pass counts as one move; a finished game has none. Under mpirun the\n"
+      "processes share the work (docs/distributed.md); the first one prints.\n\n"
       "Exit status: 0 counted; 2 bad arguments, position or move, memory that cannot be had,\n"
       "or output that cannot be written (the message says which)."};
   std::string position_text = "start", moves_text;
@@ -44,27 +50,40 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
   app.add_option("DEPTH", depth, "Number of moves (plies) to count")
       ->required()
       ->transform(salta::tools::Integer(0, salta::kMaxPerftDepth));
-  if (int status = salta::tools::ParseCommandLine(app, tool, argc, argv); status >= 0)
-    return status;
+  const int parsed = salta::tools::ParseCommandLine(app, tool, argc, argv);
+  // A bad command line on any process ends them all.
+  if (absl::Status s = cluster.Agree(parsed > 0 ? absl::InvalidArgumentError("bad command line")
+                                                : absl::OkStatus());
+      !s.ok()) {
+    if (cluster.rank() == 0 && parsed <= 0) tool.Fail(s.message());
+    return salta::tools::kExitBadInput;
+  }
+  if (parsed >= 0) return parsed;
+  // Every process reads the same arguments, so an error is every process's:
+  // the first one reports it.
+  auto fail = [&](absl::string_view message) {
+    return cluster.rank() == 0 ? tool.Fail(message) : salta::tools::kExitBadInput;
+  };
 
   absl::StatusOr<const salta::Variant*> variant = variant_flags.Make();
-  if (!variant.ok()) return tool.Fail(variant.status().message());
+  if (!variant.ok()) return fail(variant.status().message());
   absl::StatusOr<salta::Position> pos = salta::ParsePosition(**variant, position_text);
-  if (!pos.ok()) return tool.Fail(pos.status().message());
-  if (absl::Status s = salta::PlayMoves(*pos, moves_text); !s.ok()) return tool.Fail(s.message());
+  if (!pos.ok()) return fail(pos.status().message());
+  if (absl::Status s = salta::PlayMoves(*pos, moves_text); !s.ok()) return fail(s.message());
 
-  salta::tools::Progress progress("perft " + std::to_string(depth), !json);
+  salta::tools::Progress progress("perft " + std::to_string(depth), !json && cluster.rank() == 0);
   salta::PerftOptions options;
   options.threads = threads;
   options.hash_mb = hash_mb;
   options.divide = divide;
   options.progress = [&](double f) { progress.Update(f); };
   const auto start = std::chrono::steady_clock::now();
-  absl::StatusOr<salta::PerftResult> result = salta::Perft(*pos, depth, options);
+  absl::StatusOr<salta::PerftResult> result = salta::Perft(*pos, depth, options, cluster);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   progress.Finish();
-  if (!result.ok()) return tool.Fail(result.status().message());
+  if (!result.ok()) return fail(result.status().message());
+  if (cluster.rank() != 0) return 0;
 
   // Divide lines sorted by move text, so that two generators compare line by line.
   std::vector<std::pair<std::string, uint64_t>> lines;
@@ -80,7 +99,8 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
                         {"rules", (*variant)->rules().ToString()},
                         {"board", variant_flags.board},
                         {"rows", variant_flags.rows},
-                        {"position", salta::PositionToString(*pos)}};
+                        {"position", salta::PositionToString(*pos)},
+                        {"processes", cluster.size()}};
     if (divide) {
       nlohmann::json d = nlohmann::json::object();
       for (auto& [move, n] : lines) d[move] = n;

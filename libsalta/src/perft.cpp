@@ -251,4 +251,23 @@ absl::StatusOr<PerftResult> Perft(const Position& root, int depth, const PerftOp
   return result;
 }
 
+absl::StatusOr<PerftResult> Perft(const Position& root, int depth, const PerftOptions& options,
+                                  Cluster& cluster) {
+  if (cluster.size() == 1) return Perft(root, depth, options);
+  // The split depends on the depth alone, so every process makes the same plan.
+  absl::StatusOr<PerftPlan> plan = PlanPerft(root, depth, DefaultPerftSplit(depth));
+  if (absl::Status s = cluster.Agree(plan.status()); !s.ok()) return s;
+  const PerftShare share{.part = cluster.rank(), .parts = cluster.size()};
+  absl::StatusOr<PerftResult> result = CountPerftShare(*plan, share, options);
+  if (absl::Status s = cluster.Agree(result.status()); !s.ok()) return s;
+  // The total, then the count under each root move, summed over the shares.
+  std::vector<uint64_t> sums = {result->nodes};
+  for (const auto& [move, n] : result->divide) sums.push_back(n);
+  if (absl::Status s = cluster.SumAll(sums); !s.ok()) return s;
+  result->nodes = sums[0];
+  for (size_t i = 0; i < result->divide.size(); ++i) result->divide[i].second = sums[i + 1];
+  if (!options.divide) result->divide.clear();
+  return result;
+}
+
 }  // namespace salta

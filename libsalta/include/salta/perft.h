@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "salta/cluster.h"
 #include "salta/move.h"
 #include "salta/position.h"
 
@@ -30,6 +31,13 @@ struct PerftResult {
 inline constexpr int kMaxPerftDepth = 60;
 
 absl::StatusOr<PerftResult> Perft(const Position& pos, int depth, const PerftOptions& options);
+
+// Perft over the processes of a cluster: every process calls it with the
+// same position and depth, counts its share of the plan below (part = its
+// rank) on options.threads threads, and gets the whole count (and divide).
+// An error on any process is every process's error. One process: Perft.
+absl::StatusOr<PerftResult> Perft(const Position& pos, int depth, const PerftOptions& options,
+                                  Cluster& cluster);
 
 // The plain recursion: one thread, no table, no bulk counting at the last ply.
 // The reference the fast paths are tested against.
