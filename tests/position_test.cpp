@@ -224,7 +224,7 @@ TEST(Position, MakeRejectsBadInput) {
   EXPECT_FALSE(Position::Make(v, {{s1, 0}, {m1, 0}}, Side::kWhite, 0).ok());
   EXPECT_FALSE(Position::Make(v, {{s1, 0}}, Side::kWhite, -1).ok());
   EXPECT_TRUE(Position::Make(v, {{s1, 0}, {m1, 1}}, Side::kWhite, 0).ok());
-  EXPECT_TRUE(Position::Make(v, {}, Side::kBlack, 7).ok());
+  EXPECT_TRUE(Position::Make(v, std::vector<std::pair<PieceId, Square>>{}, Side::kBlack, 7).ok());
 }
 
 // ---------------------------------------------------------------------------
