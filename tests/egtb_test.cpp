@@ -742,7 +742,9 @@ TEST(EgtbProcesses, FailedRunResumesToTheSameTable) {
       std::vector<absl::StatusOr<egtb::BuildReport>> reports = BuildOnCluster(cls, at, net, 1, 0);
       for (int r = 0; r < processes; ++r) {
         ASSERT_TRUE(reports[r].ok()) << "rank " << r << ": " << reports[r].status();
-        EXPECT_EQ(reports[r]->tally, whole->tally()) << "rank " << r;
+        // A run that finds the table finished reports its figures on rank 0 only.
+        if (r == 0 || !reports[0]->already_built)
+          EXPECT_EQ(reports[r]->tally, whole->tally()) << "rank " << r;
       }
       resumed += reports[0]->resumed;
       absl::StatusOr<std::unique_ptr<egtb::EndgameTable>> t = egtb::EndgameTable::Open(at);
