@@ -125,8 +125,9 @@ json ParseJson(const std::string& text) {
 class TempDir {
  public:
   TempDir() {
-    std::string name = absl::StrCat("salta_egtb_cli_", getpid(), "_",
-                                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::string name =
+        absl::StrCat("salta_egtb_cli_", getpid(), "_",
+                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
     path_ = fs::temp_directory_path() / name;
     fs::remove_all(path_);
     fs::create_directories(path_);
@@ -148,8 +149,8 @@ struct ClassArgs {
   std::string white, black;
 
   std::string Flags() const {
-    return absl::StrCat("--board ", size, " --rows ", rows, " --rules ", rules,
-                        " --white ", white, " --black ", black);
+    return absl::StrCat("--board ", size, " --rows ", rows, " --rules ", rules, " --white ", white,
+                        " --black ", black);
   }
   egtb::TableClass Class() const {
     const Variant& v = V(rules, size, rows);
@@ -161,8 +162,8 @@ struct ClassArgs {
 };
 
 ToolRun Build(const ClassArgs& c, const std::string& db, const std::string& extra = "") {
-  return RunTool(absl::StrCat("build --db ", Quote(db), " ", c.Flags(), " --threads 2 --json ",
-                              extra));
+  return RunTool(
+      absl::StrCat("build --db ", Quote(db), " ", c.Flags(), " --threads 2 --json ", extra));
 }
 
 std::string Hex16(uint64_t x) {
@@ -203,10 +204,11 @@ std::set<std::string> PlainBestMoves(const PlainTable& plain, uint64_t i, const 
                                         : child == egtb::WinIn(egtb::PliesOf(c) - 1);
     if (!keeps) continue;
     for (const Move& m : legal) {
-      const bool same = moves[k].pass ? m.is_pass()
-                                      : !m.is_pass() &&
-                                            m.from == ref::SquareIndex(plain.cls().size, moves[k].from) &&
-                                            m.to == ref::SquareIndex(plain.cls().size, moves[k].to);
+      const bool same = moves[k].pass
+                            ? m.is_pass()
+                            : !m.is_pass() &&
+                                  m.from == ref::SquareIndex(plain.cls().size, moves[k].from) &&
+                                  m.to == ref::SquareIndex(plain.cls().size, moves[k].to);
       if (same) best.insert(MoveToString(pos, m));
     }
   }
@@ -267,7 +269,8 @@ TEST(EgtbCli, BuildInfoAndProbeAgreeWithThePlainSolver) {
   const ToolRun info = RunTool("info --json --db " + Quote(db));
   ASSERT_EQ(info.status, 0) << Describe(info);
   json j = ParseJson(info.out);
-  for (const char* key : {"positions", "wins", "losses", "draws", "longest_win", "bytes", "checksum"})
+  for (const char* key :
+       {"positions", "wins", "losses", "draws", "longest_win", "bytes", "checksum"})
     EXPECT_TRUE(j.contains(key)) << key << " missing from info --json: " << info.out;
   EXPECT_EQ(j.value("positions", uint64_t(0)), pt.positions);
   EXPECT_EQ(j.value("wins", uint64_t(0)), pt.wins);
@@ -329,10 +332,11 @@ TEST(EgtbCli, BuildInfoAndProbeAgreeWithThePlainSolver) {
     SCOPED_TRACE(PositionToString(pos));
     EXPECT_EQ(a.value("value", std::string()), egtb::WdlName(egtb::WdlOf(c))) << a.dump();
     ASSERT_TRUE(a.contains("plies")) << a.dump();
-    if (c == egtb::kDraw)
+    if (c == egtb::kDraw) {
       EXPECT_TRUE(a["plies"].is_null()) << a.dump();
-    else
+    } else {
       EXPECT_EQ(a["plies"], egtb::PliesOf(c)) << a.dump();
+    }
     ASSERT_TRUE(a.contains("best_moves") && a["best_moves"].is_array()) << a.dump();
     std::set<std::string> got;
     for (const json& m : a["best_moves"]) got.insert(m.get<std::string>());
@@ -365,28 +369,29 @@ TEST(EgtbCli, BuildInfoAndProbeAgreeWithThePlainSolver) {
                                              Quote(text), line ? " --line" : ""));
       ASSERT_EQ(p.status, 0) << Describe(p);
       check_answer(ParseJson(p.out), i, pos, line);
-      const ToolRun t = RunTool(absl::StrCat("probe --db ", Quote(db), " --position ",
-                                             Quote(text), line ? " --line" : ""));
+      const ToolRun t = RunTool(absl::StrCat("probe --db ", Quote(db), " --position ", Quote(text),
+                                             line ? " --line" : ""));
       ASSERT_EQ(t.status, 0) << Describe(t);
       const Code c = plain.value(i);
       const std::string value =
-          c == egtb::kDraw ? "value: draw"
-                           : absl::StrCat("value: ", egtb::WdlName(egtb::WdlOf(c)), " in ",
-                                          egtb::PliesOf(c));
+          c == egtb::kDraw
+              ? "value: draw"
+              : absl::StrCat("value: ", egtb::WdlName(egtb::WdlOf(c)), " in ", egtb::PliesOf(c));
       EXPECT_TRUE(absl::StrContains(t.out, value)) << value << " not in\n" << t.out;
     }
     batch += text + "\n";
     expected.push_back(text);
     if (k == 3) {  // bad lines among the good ones
-      for (const char* bad : {"garbage", "", "w S1a1,S3c1 0", "w S1a1,S3c1,s2f6,s1b6 0",
-                              "w S1a1,S3c1,s2h8 0"}) {
+      for (const char* bad :
+           {"garbage", "", "w S1a1,S3c1 0", "w S1a1,S3c1,s2f6,s1b6 0", "w S1a1,S3c1,s2h8 0"}) {
         batch += std::string(bad) + "\n";
         expected.push_back("");
       }
     }
   }
   for (const bool line : {false, true}) {
-    const ToolRun p = RunTool(absl::StrCat("probe --db ", Quote(db), line ? " --line" : "", " -"), batch);
+    const ToolRun p =
+        RunTool(absl::StrCat("probe --db ", Quote(db), line ? " --line" : "", " -"), batch);
     EXPECT_EQ(p.status, 2) << "some input lines are bad: " << Describe(p);
     std::vector<std::string> lines = absl::StrSplit(p.out, '\n');
     ASSERT_FALSE(lines.empty());
@@ -441,7 +446,8 @@ TEST(EgtbCli, RefusesMoveLimitsMemoryAndBadClasses) {
   r = RunTool("build --db " + Quote(db) + " --board 6 --rows 1 --memory 1");
   EXPECT_EQ(r.status, 2) << Describe(r);
   EXPECT_LT(r.seconds, 10) << "refused at once";
-  EXPECT_TRUE(absl::StrContains(r.err, absl::StrCat(need_mb, " MB"))) << need_mb << " MB: " << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, absl::StrCat(need_mb, " MB")))
+      << need_mb << " MB: " << r.err;
   EXPECT_TRUE(absl::StrContains(r.err, "--memory")) << r.err;
   EXPECT_FALSE(fs::exists(db) && !fs::is_empty(db)) << "a refused build left files";
   // 6x6, two rows, every piece: more than any machine has.
@@ -450,13 +456,12 @@ TEST(EgtbCli, RefusesMoveLimitsMemoryAndBadClasses) {
   EXPECT_LT(r.seconds, 10) << "refused at once";
   EXPECT_TRUE(absl::StrContains(r.err, "MB")) << r.err;
 
-  for (const char* bad : {"--board 6 --rows 1 --white S4 --black S1",
-                          "--board 6 --rows 1 --white M1 --black S1",
-                          "--board 6 --rows 1 --white S1,S1 --black S1",
-                          "--board 5 --rows 1 --white S1 --black S1",
-                          "--board 6 --rows 1 --rules nosuch --white S1 --black S1",
-                          "--board 6 --rows 1 --rule chain=maybe --white S1 --black S1",
-                          "--board 6 --rows 1 --white S1 --black S1 --threads -1"}) {
+  for (const char* bad :
+       {"--board 6 --rows 1 --white S4 --black S1", "--board 6 --rows 1 --white M1 --black S1",
+        "--board 6 --rows 1 --white S1,S1 --black S1", "--board 5 --rows 1 --white S1 --black S1",
+        "--board 6 --rows 1 --rules nosuch --white S1 --black S1",
+        "--board 6 --rows 1 --rule chain=maybe --white S1 --black S1",
+        "--board 6 --rows 1 --white S1 --black S1 --threads -1"}) {
     r = RunTool("build --db " + Quote(db) + " " + bad);
     EXPECT_EQ(r.status, 2) << bad << ": " << Describe(r);
     EXPECT_FALSE(r.err.empty()) << bad;
@@ -481,7 +486,8 @@ TEST(EgtbCli, ProbeOfAPositionOutsideTheClassSaysWhy) {
            {"nonsense", ""},
        }) {
     for (const char* json_flag : {"", " --json"}) {
-      const ToolRun r = RunTool("probe --db " + Quote(db) + json_flag + " --position " + Quote(c.position));
+      const ToolRun r =
+          RunTool("probe --db " + Quote(db) + json_flag + " --position " + Quote(c.position));
       EXPECT_EQ(r.status, 2) << c.position << ": " << Describe(r);
       EXPECT_TRUE(r.out.empty()) << c.position << ": " << r.out;
       EXPECT_FALSE(r.err.empty()) << c.position;
@@ -523,7 +529,8 @@ void CopyDir(const std::string& from, const std::string& to) {
 // fails (1: verification failed, or 2: the database does not open).
 int ExpectRefused(const std::string& db, const std::string& what, const std::string& position) {
   SCOPED_TRACE(what);
-  const ToolRun probe = RunTool("probe --json --db " + Quote(db) + " --position " + Quote(position));
+  const ToolRun probe =
+      RunTool("probe --json --db " + Quote(db) + " --position " + Quote(position));
   EXPECT_EQ(probe.status, 2) << Describe(probe);
   EXPECT_TRUE(probe.out.empty()) << probe.out;
   EXPECT_FALSE(probe.err.empty());
@@ -560,8 +567,8 @@ TEST(EgtbCli, AFlippedByteAnywhereIsDetected) {
     const uint64_t size = fs::file_size(file);
     ASSERT_GT(size, 0u) << file;
     for (uint64_t offset : {uint64_t(0), size / 3, size / 2, size - 1}) {
-      const std::string what = absl::StrCat(file.filename().string(), " (", size,
-                                            " bytes) flipped at ", offset);
+      const std::string what =
+          absl::StrCat(file.filename().string(), " (", size, " bytes) flipped at ", offset);
       const std::string copy = dir.sub("damaged");
       CopyDir(db, copy);
       const fs::path target = fs::path(copy) / file.filename();
@@ -694,8 +701,7 @@ bool RunAndKill(const std::vector<std::string>& args, double seconds) {
   }
   EXPECT_GT(pid, 0);
   if (pid <= 0) return false;
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   int status = 0;
   while (std::chrono::steady_clock::now() < deadline) {
     if (waitpid(pid, &status, WNOHANG) == pid) return false;
@@ -707,9 +713,23 @@ bool RunAndKill(const std::vector<std::string>& args, double seconds) {
 }
 
 std::vector<std::string> BuildArgv(const ClassArgs& c, const std::string& db) {
-  return {"build",   "--checkpoint-seconds", "0",    "--threads", "2",     "--board",
-          absl::StrCat(c.size), "--rows", absl::StrCat(c.rows), "--rules", c.rules,
-          "--white", c.white,   "--black", c.black, "--db",      db};
+  return {"build",
+          "--checkpoint-seconds",
+          "0",
+          "--threads",
+          "2",
+          "--board",
+          absl::StrCat(c.size),
+          "--rows",
+          absl::StrCat(c.rows),
+          "--rules",
+          c.rules,
+          "--white",
+          c.white,
+          "--black",
+          c.black,
+          "--db",
+          db};
 }
 
 // Runs the build of `c` in `db` to its end, expecting the given checksum;

@@ -161,8 +161,8 @@ absl::StatusOr<PlainTable> PlainTable::Solve(const PlainClass& cls) {
       const int64_t c = t.Find(child);
       if (c < 0) {
         std::lock_guard<std::mutex> lock(mutex);
-        error = absl::InternalError(absl::StrCat("a move out of the class: ", ref::ToString(pos),
-                                                 " ", ref::MoveName(m)));
+        error = absl::InternalError(
+            absl::StrCat("a move out of the class: ", ref::ToString(pos), " ", ref::MoveName(m)));
         return;
       }
       edges[i].push_back(uint32_t(c));

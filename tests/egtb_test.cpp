@@ -60,8 +60,8 @@ class TempDir {
   explicit TempDir(const std::string& tag) {
     const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
     std::string name = absl::StrCat("salta_egtb_test_", getpid(), "_", info->name(), "_", tag);
-    std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(c) && c != '_'; },
-                    '_');
+    std::replace_if(
+        name.begin(), name.end(), [](char c) { return !std::isalnum(c) && c != '_'; }, '_');
     path_ = std::filesystem::temp_directory_path() / name;
     std::filesystem::remove_all(path_);
   }
@@ -187,8 +187,8 @@ void PrintTo(const ClassCase& c, std::ostream* os) {
 }
 
 std::string CaseName(const ClassCase& c) {
-  std::string name = absl::StrCat(c.size, "x", c.size, "r", c.rows, "_", c.rules, "_", c.white,
-                                  "_v_", c.black);
+  std::string name =
+      absl::StrCat(c.size, "x", c.size, "r", c.rows, "_", c.rules, "_", c.white, "_v_", c.black);
   for (char& ch : name)
     if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
   return name;
@@ -225,7 +225,7 @@ std::vector<ClassCase> Cases() {
           cases.push_back({4, 1, r, w, b});
   }
   // 6x6: two against two for every preset, and small classes with moons.
-  for (const std::string& r : {"standard", "pre1900", "forward"}) {
+  for (const char* r : {"standard", "pre1900", "forward"}) {
     cases.push_back({6, 1, r, "S1,S2", "S1,S2", true});
     cases.push_back({6, 1, r, "S1,S3", "S2,S3", true});
     cases.push_back({6, 2, r, "S1,M1", "M3", false});
@@ -234,7 +234,7 @@ std::vector<ClassCase> Cases() {
   cases.push_back({6, 1, "standard chain=on jump-dir=any jump-over=any", "S1,S2", "S2,S3", true});
   cases.push_back({6, 1, "standard block=allow extra-move=off", "S2,S3", "S1,S3", true});
   // 8x8: one against two and two against one.
-  for (const std::string& r : {"standard", "forward"}) {
+  for (const char* r : {"standard", "forward"}) {
     cases.push_back({8, 1, r, "S1", "S2,S4", true});
     cases.push_back({8, 1, r, "S2,S3", "S1", true});
   }
@@ -268,7 +268,9 @@ void CheckBestPlay(const PlainTable& plain, const egtb::EndgameTable& table, uin
   for (const Move& m : r->best_moves) got.insert(Squares(m));
   EXPECT_EQ(got, want);
   EXPECT_EQ(got.size(), r->best_moves.size()) << "a best move listed twice";
-  if (!plain.terminal(i) && code != egtb::kDraw) EXPECT_FALSE(want.empty());
+  if (!plain.terminal(i) && code != egtb::kDraw) {
+    EXPECT_FALSE(want.empty());
+  }
 
   // The line: `plies` legal moves to a finished game won by the winner.
   if (code == egtb::kDraw) {
@@ -277,8 +279,8 @@ void CheckBestPlay(const PlainTable& plain, const egtb::EndgameTable& table, uin
   }
   const int plies = egtb::PliesOf(code);
   const Side mover = pos.side_to_move();
-  const Outcome winner = (egtb::IsWin(code) == (mover == Side::kWhite)) ? Outcome::kWhiteWins
-                                                                        : Outcome::kBlackWins;
+  const Outcome winner =
+      (egtb::IsWin(code) == (mover == Side::kWhite)) ? Outcome::kWhiteWins : Outcome::kBlackWins;
   ASSERT_EQ(int(r->line.size()), plies);
   Position at = pos;
   for (int k = 0; k < plies; ++k) {
@@ -362,8 +364,8 @@ TEST_P(EgtbPlain, EveryEntryCountsAndBestPlay) {
     if (values[lib[i]] == plain.value(i)) continue;
     if (++bad <= 10)
       ADD_FAILURE() << PositionToString(cls.At(lib[i])) << " (index " << lib[i]
-                    << "): the table says " << CodeName(values[lib[i]])
-                    << ", the plain solver " << CodeName(plain.value(i));
+                    << "): the table says " << CodeName(values[lib[i]]) << ", the plain solver "
+                    << CodeName(plain.value(i));
   }
   EXPECT_EQ(bad, 0) << "entries differ";
   for (uint64_t i = 0; i < plain.size(); i += 1 + plain.size() / 2000) {
@@ -391,7 +393,9 @@ TEST_P(EgtbPlain, EveryEntryCountsAndBestPlay) {
     if (pt.longest_win >= 0 && plain.value(i) == egtb::WinIn(pt.longest_win))
       least = std::min(least, lib[i]);
   }
-  if (pt.longest_win >= 0) EXPECT_EQ(t.longest_win_index, least);
+  if (pt.longest_win >= 0) {
+    EXPECT_EQ(t.longest_win_index, least);
+  }
   EXPECT_EQ(t.checksum, checksum);
   EXPECT_EQ(t.max_code, max_code);
   EXPECT_EQ(table->code_bytes(), max_code > 0xFF ? 2 : 1);
@@ -404,7 +408,8 @@ TEST_P(EgtbPlain, EveryEntryCountsAndBestPlay) {
   for (uint64_t i = 0; i < plain.size(); i += step) sample.push_back(i);
   int longest_loss = -1;
   for (uint64_t i = 0; i < plain.size(); ++i)
-    if (egtb::IsLoss(plain.value(i))) longest_loss = std::max(longest_loss, egtb::PliesOf(plain.value(i)));
+    if (egtb::IsLoss(plain.value(i)))
+      longest_loss = std::max(longest_loss, egtb::PliesOf(plain.value(i)));
   int extremes = 0;
   for (uint64_t i = 0; i < plain.size() && extremes < 6; ++i)
     if (plain.value(i) == egtb::WinIn(pt.longest_win) ||
@@ -632,7 +637,8 @@ TEST(EgtbFakeCluster, CollectivesAsDocumented) {
       if (!c.SumAll(v).ok() || v[0] != 6 || v[1] != 30) e += "SumAll; ";
       uint64_t m[2] = {uint64_t(r), uint64_t(5 - r)};
       if (!c.MaxAll(m).ok() || m[0] != 2 || m[1] != 5) e += "MaxAll; ";
-      const absl::Status a = c.Agree(r == 0 ? absl::OkStatus() : absl::NotFoundError(absl::StrCat("rank ", r)));
+      const absl::Status a =
+          c.Agree(r == 0 ? absl::OkStatus() : absl::NotFoundError(absl::StrCat("rank ", r)));
       if (a.code() != absl::StatusCode::kNotFound || a.message() != "rank 1") e += "Agree; ";
       if (!c.Agree(absl::OkStatus()).ok()) e += "Agree ok; ";
       std::string data = r == 2 ? "from two" : "";
@@ -645,11 +651,10 @@ TEST(EgtbFakeCluster, CollectivesAsDocumented) {
 
 // Builds the class over a fake cluster of `processes`; the reports of every process.
 std::vector<absl::StatusOr<egtb::BuildReport>> BuildOnCluster(const egtb::TableClass& cls,
-                                                              const std::string& dir,
-                                                              FakeNet& net, int threads,
+                                                              const std::string& dir, FakeNet& net,
+                                                              int threads,
                                                               double checkpoint_seconds) {
-  std::vector<absl::StatusOr<egtb::BuildReport>> reports(net.size(),
-                                                         absl::UnknownError("not run"));
+  std::vector<absl::StatusOr<egtb::BuildReport>> reports(net.size(), absl::UnknownError("not run"));
   std::vector<std::thread> workers;
   for (int r = 0; r < net.size(); ++r)
     workers.emplace_back([&, r] {
@@ -666,9 +671,8 @@ std::vector<absl::StatusOr<egtb::BuildReport>> BuildOnCluster(const egtb::TableC
 
 TEST(EgtbProcesses, ThreadsAndProcessesGiveTheSameTable) {
   // 6x6, one row, two against two: 146880 positions, five blocks.
-  const egtb::TableClass cls =
-      Sanitized() ? MakeClass(6, 1, "standard", "S1,S2", "S3")
-                  : MakeClass(6, 1, "standard", "S1,S2", "S1,S2");
+  const egtb::TableClass cls = Sanitized() ? MakeClass(6, 1, "standard", "S1,S2", "S3")
+                                           : MakeClass(6, 1, "standard", "S1,S2", "S1,S2");
   TempDir dir("tables");
   std::unique_ptr<egtb::EndgameTable> one = BuildAndOpen(cls, dir.sub("threads1"), 1);
   ASSERT_NE(one, nullptr);
@@ -691,7 +695,9 @@ TEST(EgtbProcesses, ThreadsAndProcessesGiveTheSameTable) {
       ASSERT_TRUE(reports[r].ok()) << "rank " << r << ": " << reports[r].status();
       EXPECT_EQ(reports[r]->tally, one->tally()) << "rank " << r;
     }
-    if (processes > 1 && cls.size() > egtb::kBlockPositions) EXPECT_GT(reports[0]->bytes_exchanged, 0u);
+    if (processes > 1 && cls.size() > egtb::kBlockPositions) {
+      EXPECT_GT(reports[0]->bytes_exchanged, 0u);
+    }
     absl::StatusOr<std::unique_ptr<egtb::EndgameTable>> t = egtb::EndgameTable::Open(at);
     ASSERT_TRUE(t.ok()) << t.status();
     EXPECT_EQ((*t)->tally(), one->tally());
@@ -704,9 +710,8 @@ TEST(EgtbProcesses, ThreadsAndProcessesGiveTheSameTable) {
 // run again resumes from them, or finds the table finished, and ends with
 // the identical table, for one process and for three.
 TEST(EgtbProcesses, FailedRunResumesToTheSameTable) {
-  const egtb::TableClass cls =
-      Sanitized() ? MakeClass(6, 1, "forward", "S1,S2", "S3")
-                  : MakeClass(6, 1, "forward", "S1,S2", "S1,S2");
+  const egtb::TableClass cls = Sanitized() ? MakeClass(6, 1, "forward", "S1,S2", "S3")
+                                           : MakeClass(6, 1, "forward", "S1,S2", "S1,S2");
   TempDir dir("tables");
   std::unique_ptr<egtb::EndgameTable> whole = BuildAndOpen(cls, dir.sub("whole"), 2);
   ASSERT_NE(whole, nullptr);
@@ -721,16 +726,15 @@ TEST(EgtbProcesses, FailedRunResumesToTheSameTable) {
     for (int r = 1; r < processes; ++r) EXPECT_EQ(counting.calls(r), calls);
     ASSERT_GE(calls, 20);
     int resumed = 0;
-    std::set<int> moments = {1, 3, 6, calls / 4, calls / 2, 3 * calls / 4, calls - 3, calls - 1,
-                             calls};
+    std::set<int> moments = {1,         3,         6,    calls / 4, calls / 2, 3 * calls / 4,
+                             calls - 3, calls - 1, calls};
     for (int fail_at : moments) {
-      SCOPED_TRACE(absl::StrCat(processes, " processes, collective call ", fail_at, " of ",
-                                calls, " fails"));
+      SCOPED_TRACE(absl::StrCat(processes, " processes, collective call ", fail_at, " of ", calls,
+                                " fails"));
       const std::string at = dir.sub(absl::StrCat("resumed", processes, "_", fail_at));
       {
         FakeNet net(processes, fail_at);
-        std::vector<absl::StatusOr<egtb::BuildReport>> failed =
-            BuildOnCluster(cls, at, net, 1, 0);
+        std::vector<absl::StatusOr<egtb::BuildReport>> failed = BuildOnCluster(cls, at, net, 1, 0);
         EXPECT_FALSE(net.broken()) << "the processes' calls did not match after the failure";
         for (int r = 0; r < processes; ++r) {
           EXPECT_FALSE(failed[r].ok()) << "rank " << r << " did not see the failure";
@@ -743,8 +747,9 @@ TEST(EgtbProcesses, FailedRunResumesToTheSameTable) {
       for (int r = 0; r < processes; ++r) {
         ASSERT_TRUE(reports[r].ok()) << "rank " << r << ": " << reports[r].status();
         // A run that finds the table finished reports its figures on rank 0 only.
-        if (r == 0 || !reports[0]->already_built)
+        if (r == 0 || !reports[0]->already_built) {
           EXPECT_EQ(reports[r]->tally, whole->tally()) << "rank " << r;
+        }
       }
       resumed += reports[0]->resumed;
       absl::StatusOr<std::unique_ptr<egtb::EndgameTable>> t = egtb::EndgameTable::Open(at);
@@ -784,11 +789,13 @@ TEST(EgtbVerify, FindsAPlantedWrongValue) {
   // win in 1, a finished game's value changed.
   std::vector<std::pair<uint64_t, Code>> plants;
   for (uint64_t j = 0; j < cls.size() && plants.size() < 1; ++j)
-    if (egtb::IsWin(truth[j]) && egtb::PliesOf(truth[j]) > 2) plants.push_back({j, Code(truth[j] + 2)});
+    if (egtb::IsWin(truth[j]) && egtb::PliesOf(truth[j]) > 2)
+      plants.push_back({j, Code(truth[j] + 2)});
   for (uint64_t j = cls.size() / 2; j < cls.size() && plants.size() < 2; ++j)
     if (egtb::IsLoss(truth[j]) && egtb::PliesOf(truth[j]) > 0) plants.push_back({j, egtb::kDraw});
   for (uint64_t j = cls.size() / 3; j < cls.size() && plants.size() < 3; ++j)
-    if (truth[j] == egtb::kDraw && !plain->terminal(plain_of[j])) plants.push_back({j, egtb::WinIn(1)});
+    if (truth[j] == egtb::kDraw && !plain->terminal(plain_of[j]))
+      plants.push_back({j, egtb::WinIn(1)});
   for (uint64_t j = 0; j < cls.size() && plants.size() < 4; ++j)
     if (plain->terminal(plain_of[j]) && truth[j] != egtb::kDraw) plants.push_back({j, egtb::kDraw});
   ASSERT_EQ(plants.size(), 4u);

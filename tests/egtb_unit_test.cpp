@@ -155,7 +155,7 @@ TEST(EgtbTableClass, IndexRoundTripsAndCoversEveryPlacement) {
     int size, rows;
     std::string white, black;
   };
-  std::vector<Case> cases = {{4, 1, "", ""},          {6, 2, "S1,M1", "S2"}, {10, 3, "U5", "S1"},
+  std::vector<Case> cases = {{4, 1, "", ""},           {6, 2, "S1,M1", "S2"}, {10, 3, "U5", "S1"},
                              {6, 1, "S1,S2", "S1,S2"}, {8, 1, "S2", "S1,S3"}, {8, 3, "U1", "M4"}};
   if (Sanitized()) cases.erase(cases.begin() + 3);
   for (const Case& c : cases) {
@@ -245,8 +245,8 @@ TEST(EgtbTableClass, IndexOfSaysWhatDiffers) {
 // The partition of the index over processes.
 
 TEST(EgtbPartition, SlicesCoverTheIndexAtAlignedBoundaries) {
-  for (uint64_t size : {uint64_t(0), uint64_t(1), uint64_t(1000), uint64_t(32768),
-                        uint64_t(146880), uint64_t(1) << 33}) {
+  for (uint64_t size : {uint64_t(0), uint64_t(1), uint64_t(1000), uint64_t(32768), uint64_t(146880),
+                        uint64_t(1) << 33}) {
     for (int parts : {1, 2, 3, 5, 7, 64}) {
       for (uint64_t align : {uint64_t(1), uint64_t(64), uint64_t(1) << 15}) {
         SCOPED_TRACE(absl::StrCat(size, " in ", parts, " parts aligned to ", align));
@@ -259,7 +259,9 @@ TEST(EgtbPartition, SlicesCoverTheIndexAtAlignedBoundaries) {
           ASSERT_LE(s.begin, s.end);
           ASSERT_LE(s.end, size);
           ASSERT_EQ(s.size(), s.end - s.begin);
-          if (s.begin < size) ASSERT_EQ(s.begin % align, 0u) << "rank " << r;
+          if (s.begin < size) {
+            ASSERT_EQ(s.begin % align, 0u) << "rank " << r;
+          }
           if (s.size() > 0) {
             ASSERT_EQ(p.owner(s.begin), r);
             ASSERT_EQ(p.owner(s.end - 1), r);
