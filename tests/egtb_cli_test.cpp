@@ -37,6 +37,7 @@
 #include "salta/game.h"
 #include "salta/movegen.h"
 #include "salta/notation.h"
+#include "salta/parallel.h"
 #include "salta/store.h"
 #include "test_util.h"
 
@@ -255,6 +256,12 @@ TEST(EgtbCli, BuildInfoAndProbeAgreeWithThePlainSolver) {
   const ToolRun built = Build(args, db);
   ASSERT_EQ(built.status, 0) << Describe(built);
   json b = ParseJson(built.out);
+  for (const char* key : {"class", "positions", "wins", "losses", "draws", "longest_win",
+                          "checksum", "bytes", "seconds", "levels", "already_built", "resumed",
+                          "memory_bytes", "processes", "bytes_exchanged"})
+    EXPECT_TRUE(b.contains(key)) << key << " missing from build --json: " << built.out;
+  EXPECT_EQ(b.value("processes", 0), 1);
+  EXPECT_EQ(b.value("class", std::string()), cls.ToString());
   EXPECT_EQ(b.value("positions", uint64_t(0)), pt.positions);
   EXPECT_EQ(b.value("wins", uint64_t(0)), pt.wins);
   EXPECT_FALSE(b.value("already_built", true));
@@ -269,9 +276,14 @@ TEST(EgtbCli, BuildInfoAndProbeAgreeWithThePlainSolver) {
   const ToolRun info = RunTool("info --json --db " + Quote(db));
   ASSERT_EQ(info.status, 0) << Describe(info);
   json j = ParseJson(info.out);
-  for (const char* key :
-       {"positions", "wins", "losses", "draws", "longest_win", "bytes", "checksum"})
+  for (const char* key : {"class", "board", "rows", "rules", "white", "black", "positions", "wins",
+                          "losses", "draws", "longest_win", "longest_win_position", "start",
+                          "bytes", "bits_per_position", "checksum", "format_version"})
     EXPECT_TRUE(j.contains(key)) << key << " missing from info --json: " << info.out;
+  EXPECT_EQ(j.value("board", 0), 6);
+  EXPECT_EQ(j.value("rows", 0), 1);
+  EXPECT_EQ(j.value("white", std::string()), "S1,S3");
+  EXPECT_EQ(j.value("black", std::string()), "S2");
   EXPECT_EQ(j.value("positions", uint64_t(0)), pt.positions);
   EXPECT_EQ(j.value("wins", uint64_t(0)), pt.wins);
   EXPECT_EQ(j.value("losses", uint64_t(0)), pt.losses);
@@ -430,6 +442,59 @@ TEST(EgtbCli, BuildInfoAndProbeAgreeWithThePlainSolver) {
   check_answer(ParseJson(m.out), uint64_t(si), cls.Start(), false);
 }
 
+// A table whole by every checksum but with one wrong value: verify --json
+// says so and names the first position (least index) whose value
+// disagrees with its successors', as the plain solver finds it.
+TEST(EgtbCli, VerifyNamesTheFirstBadPosition) {
+  const ClassArgs args{6, 1, "forward", "S1,S3", "S2"};
+  const egtb::TableClass cls = args.Class();
+  const PlainTable plain = SolvePlain(cls);
+  std::vector<uint64_t> lib(plain.size());
+  std::vector<Code> values(cls.size());
+  for (uint64_t i = 0; i < plain.size(); ++i) {
+    lib[i] = *cls.IndexOf(LibPosition(plain, i, cls.variant()));
+    values[lib[i]] = plain.value(i);
+  }
+  // The longest loss made one ply shorter.
+  uint64_t planted = 0;
+  for (uint64_t j = 0; j < values.size(); ++j)
+    if (egtb::IsLoss(values[j]) && values[j] > values[planted]) planted = j;
+  ASSERT_TRUE(egtb::IsLoss(values[planted]) && egtb::PliesOf(values[planted]) > 1);
+  values[planted] = Code(values[planted] - 2);
+  std::vector<Code> by_plain(plain.size());
+  for (uint64_t i = 0; i < plain.size(); ++i) by_plain[i] = values[lib[i]];
+  uint64_t first = UINT64_MAX;
+  for (uint64_t i = 0; i < plain.size(); ++i)
+    if (plain.Derive(i, by_plain) != by_plain[i]) first = std::min(first, lib[i]);
+  ASSERT_LE(first, planted);
+
+  TempDir dir;
+  const std::string db = dir.sub("planted");
+  {
+    std::unique_ptr<ThreadPool> pool = *ThreadPool::Make(1);
+    absl::StatusOr<std::unique_ptr<Table>> t = Table::Create(db, egtb::MetaOf(cls));
+    ASSERT_TRUE(t.ok()) << t.status();
+    const std::string blocks = dir.sub("blocks.sst");
+    ASSERT_TRUE(egtb::WriteBlocks(blocks, 0, values, 1).ok());
+    ASSERT_TRUE(egtb::CompleteTable(**t, {blocks}, cls, egtb::TallyOf(0, values, *pool)).ok());
+  }
+  // probe and info trust the checksums: they open it.
+  EXPECT_EQ(RunTool("info --db " + Quote(db)).status, 0);
+  const ToolRun r = RunTool("verify --json --db " + Quote(db));
+  EXPECT_EQ(r.status, 1) << Describe(r);
+  const json j = ParseJson(r.out);
+  for (const char* key : {"ok", "positions", "problem", "first_bad_index", "first_bad_position"})
+    EXPECT_TRUE(j.contains(key)) << key << " missing from verify --json: " << r.out;
+  EXPECT_FALSE(j.value("ok", true));
+  EXPECT_EQ(j.value("positions", uint64_t(0)), cls.size());
+  EXPECT_EQ(j.value("first_bad_index", uint64_t(0)), first) << r.out;
+  EXPECT_EQ(j.value("first_bad_position", std::string()), PositionToString(cls.At(first)));
+  const ToolRun text = RunTool("verify --db " + Quote(db));
+  EXPECT_EQ(text.status, 1) << Describe(text);
+  EXPECT_TRUE(absl::StrContains(text.out, absl::StrCat("(index ", first, ")"))) << text.out;
+  EXPECT_FALSE(text.err.empty());
+}
+
 TEST(EgtbCli, RefusesMoveLimitsMemoryAndBadClasses) {
   TempDir dir;
   const std::string db = dir.sub("db");
@@ -526,8 +591,9 @@ void CopyDir(const std::string& from, const std::string& to) {
 }
 
 // probe and info refuse the directory: exit 2, a message, no value; verify
-// fails (1: verification failed, or 2: the database does not open).
-int ExpectRefused(const std::string& db, const std::string& what, const std::string& position) {
+// finds it damaged: exit 1 ("On any mismatch or damage it prints what is
+// wrong ... and exits 1", docs/salta-egtb.md).
+void ExpectRefused(const std::string& db, const std::string& what, const std::string& position) {
   SCOPED_TRACE(what);
   const ToolRun probe =
       RunTool("probe --json --db " + Quote(db) + " --position " + Quote(position));
@@ -542,10 +608,10 @@ int ExpectRefused(const std::string& db, const std::string& what, const std::str
   EXPECT_TRUE(info.out.empty()) << info.out;
   EXPECT_FALSE(info.err.empty());
   const ToolRun verify = RunTool("verify --db " + Quote(db));
-  EXPECT_TRUE(verify.status == 1 || verify.status == 2) << Describe(verify);
+  EXPECT_EQ(verify.status, 1) << Describe(verify);
+  EXPECT_TRUE(absl::StrContains(verify.out, "verification failed")) << verify.out;
   EXPECT_FALSE(absl::StrContains(verify.out, "verified:")) << verify.out;
   EXPECT_FALSE(verify.err.empty());
-  return verify.status;
 }
 
 TEST(EgtbCli, AFlippedByteAnywhereIsDetected) {
@@ -581,8 +647,7 @@ TEST(EgtbCli, AFlippedByteAnywhereIsDetected) {
         f.put(char(c ^ 0xFF));
       }
       ASSERT_NE(ReadFile(target.string()), ReadFile(file.string())) << what;
-      const int verify = ExpectRefused(copy, what, position);
-      std::cerr << what << ": verify exits " << verify << "\n";
+      ExpectRefused(copy, what, position);
       ++cases;
     }
   }
@@ -616,16 +681,17 @@ TEST(EgtbCli, TruncatedForeignAndMissingDirectoriesAreRefused) {
     EXPECT_EQ(b.status, 2) << "build over a damaged table: " << Describe(b);
     EXPECT_FALSE(b.err.empty());
   }
-  // A directory of junk, and a plain file.
+  // A directory of junk (no file RocksDB would make), a plain file, nothing.
   const std::string junk = dir.sub("junk");
   fs::create_directories(junk);
   std::ofstream(junk + "/notes.txt") << "not a table\n";
-  std::ofstream(junk + "/CURRENT") << "MANIFEST-000001\n";
-  std::ofstream(junk + "/000001.sst") << "junk junk junk";
+  std::ofstream(junk + "/data.bin") << "junk junk junk";
   const std::string file = dir.sub("file");
   std::ofstream(file) << "a file\n";
   const std::string missing = dir.sub("missing");
-  for (const std::string& d : {junk, file, missing}) {
+  const std::string empty = dir.sub("empty");
+  fs::create_directories(empty);
+  for (const std::string& d : {junk, file, missing, empty}) {
     SCOPED_TRACE(d);
     for (const char* sub : {"info", "verify"}) {
       const ToolRun r = RunTool(absl::StrCat(sub, " --db ", Quote(d)));
@@ -635,7 +701,7 @@ TEST(EgtbCli, TruncatedForeignAndMissingDirectoriesAreRefused) {
     const ToolRun p = RunTool("probe --db " + Quote(d) + " --position " + Quote(position));
     EXPECT_EQ(p.status, 2) << Describe(p);
     EXPECT_TRUE(p.out.empty());
-    if (d != missing) {
+    if (d != missing && d != empty) {
       const ToolRun b = Build(args, d);
       EXPECT_EQ(b.status, 2) << "build into junk: " << Describe(b);
       EXPECT_FALSE(b.err.empty());

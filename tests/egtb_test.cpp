@@ -23,6 +23,7 @@
 #include <tuple>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "egtb_reference.h"
 #include "reference_movegen.h"
@@ -404,7 +405,9 @@ TEST_P(EgtbPlain, EveryEntryCountsAndBestPlay) {
   // Best moves and lines: every position of a small class, a sample of a
   // large one with the longest wins and losses in it.
   std::vector<uint64_t> sample;
-  const uint64_t step = plain.size() <= 20000 ? 1 : plain.size() / (Sanitized() ? 150 : 1500);
+  const uint64_t step = Sanitized()             ? std::max<uint64_t>(1, plain.size() / 300)
+                        : plain.size() <= 20000 ? 1
+                                                : plain.size() / 1500;
   for (uint64_t i = 0; i < plain.size(); i += step) sample.push_back(i);
   int longest_loss = -1;
   for (uint64_t i = 0; i < plain.size(); ++i)
@@ -477,6 +480,28 @@ TEST(EgtbPlainSolver, FixpointAndHandChecks) {
   // Black completed first (White to move, White not home): Black has won.
   EXPECT_EQ(CodeName(value({0, 0}, {2, 0}, Side::kWhite, true)), "loss in 0");
   EXPECT_EQ(t->Find(ref::StartPosition(4, 1, c.rules)), -1);  // four pieces: not of the class
+}
+
+// Probe refuses positions outside the table's class and says why.
+TEST(EgtbProbe, RefusesPositionsOutsideTheClass) {
+  const egtb::TableClass cls = MakeClass(4, 1, "standard", "S1,S2", "S1");
+  TempDir dir("table");
+  std::unique_ptr<egtb::EndgameTable> table = BuildAndOpen(cls, dir.path());
+  ASSERT_NE(table, nullptr);
+  EXPECT_TRUE(egtb::Probe(*table, cls.Start(), true).ok());
+  auto probe = [&](const Variant& v, const std::string& text) {
+    absl::StatusOr<Position> p = ParsePosition(v, text);
+    EXPECT_TRUE(p.ok()) << p.status();
+    absl::StatusOr<egtb::ProbeResult> r = egtb::Probe(*table, *p, false);
+    EXPECT_FALSE(r.ok()) << text;
+    return std::string(r.status().message());
+  };
+  EXPECT_TRUE(absl::StrContains(probe(V("standard", 4, 1), "w S1a1,s1d4 0"), "missing"));
+  EXPECT_TRUE(absl::StrContains(probe(V("standard", 4, 1), "w S1a1,S2c1,s1d4,s2b4 0"),
+                                "not one of its pieces"));
+  EXPECT_TRUE(
+      absl::StrContains(probe(V("forward", 4, 1), "w S1a1,S2c1,s1d4 0"), "another variant"));
+  EXPECT_TRUE(absl::StrContains(probe(V("standard", 6, 1), "w S1a1,S2c1,s1d4 0"), "6x6"));
 }
 
 // ---------------------------------------------------------------------------
