@@ -13,13 +13,14 @@ Position Position::Start(const Variant& variant) {
 }
 
 absl::StatusOr<Position> Position::Make(const Variant& variant,
-                                        std::span<const std::pair<PieceId, Square>> pieces,
+                                        const std::pair<PieceId, Square>* pieces, int count,
                                         Side side_to_move, int ply) {
   Position pos(variant);
   pos.piece_on_.fill(kNoPiece);
   pos.square_of_.fill(kNoSquare);
   const Geometry& g = variant.geometry();
-  for (auto [p, s] : pieces) {
+  for (int i = 0; i < count; ++i) {
+    const auto [p, s] = pieces[i];
     if (p < 0 || p >= kMaxPieces || !variant.HasPiece(p))
       return absl::InvalidArgumentError(
           absl::StrCat("piece ", p, " does not exist on a ", g.ToString(), " board"));

@@ -92,7 +92,9 @@ rocksdb::Options BaseOptions() {
   options.compression_opts.level = 9;
   options.bottommost_compression_opts = options.compression_opts;
   options.bottommost_compression_opts.enabled = true;
-  options.wal_recovery_mode = rocksdb::WALRecoveryMode::kAbsoluteConsistency;
+  // A write torn by a crash at the log's end never completed and is dropped;
+  // damage anywhere before it is an error.
+  options.wal_recovery_mode = rocksdb::WALRecoveryMode::kTolerateCorruptedTailRecords;
   options.paranoid_checks = true;
   rocksdb::BlockBasedTableOptions table;
   table.block_size = 16 << 10;

@@ -49,12 +49,13 @@ for delay in 1 2; do
   rm -rf "$work/kill"
   # The whole job at once, as a power cut would: mpirun and every process.
   # shellcheck disable=SC2086
-  setsid mpirun --oversubscribe -np 2 "$egtb" build --db "$work/kill" $c \
+  mpirun --oversubscribe -np 2 "$egtb" build --db "$work/kill" $c \
     --threads 1 --checkpoint-seconds 0 --json > /dev/null 2>&1 &
   job=$!
   sleep "$delay"
-  kill -KILL -- -"$job" 2> /dev/null || true
+  pkill -KILL -f -- "--db $work/kill" || true
   wait "$job" 2> /dev/null || true
+  while pgrep -f -- "--db $work/kill" > /dev/null; do sleep 0.1; done
   # shellcheck disable=SC2086
   got=$(mpi 2 "$egtb" build --db "$work/kill" $c --threads 1 --json | checksum)
   [ "$got" = "$want" ] || fail "resumed distributed build: checksum $got, want $want"

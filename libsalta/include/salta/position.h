@@ -4,7 +4,6 @@
 
 #include <array>
 #include <cstdint>
-#include <span>
 #include <utility>
 #include <vector>
 
@@ -36,13 +35,15 @@ class Position {
   // pieces, the side to move and the ply: a completed goal or a reached move
   // limit ends the game, White's completion gives Black its extra move.
   static absl::StatusOr<Position> Make(const Variant& variant,
-                                       std::span<const std::pair<PieceId, Square>> pieces,
-                                       Side side_to_move, int ply);
-  static absl::StatusOr<Position> Make(const Variant& variant,
                                        const std::vector<std::pair<PieceId, Square>>& pieces,
                                        Side side_to_move, int ply) {
-    return Make(variant, std::span<const std::pair<PieceId, Square>>(pieces), side_to_move, ply);
+    return Make(variant, pieces.data(), int(pieces.size()), side_to_move, ply);
   }
+  // The same from an array, without allocating (retrograde analysis makes
+  // positions by the billion).
+  static absl::StatusOr<Position> Make(const Variant& variant,
+                                       const std::pair<PieceId, Square>* pieces, int count,
+                                       Side side_to_move, int ply);
 
   const Variant& variant() const { return *variant_; }
   Bitboard pieces(Side s) const { return bb_[int(s)]; }

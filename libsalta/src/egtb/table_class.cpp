@@ -125,8 +125,7 @@ Position TableClass::At(uint64_t index) const {
   std::pair<PieceId, Square> pieces[PlacementIndex::kMaxPieces];
   for (int i = 0; i < num_pieces(); ++i) pieces[i] = {pieces_[i], squares[i]};
   // Distinct squares of existing pieces: Make cannot fail.
-  return *Position::Make(*variant_, std::span(pieces, num_pieces()),
-                         black ? Side::kBlack : Side::kWhite, 0);
+  return *Position::Make(*variant_, pieces, num_pieces(), black ? Side::kBlack : Side::kWhite, 0);
 }
 
 Position TableClass::Start() const {
