@@ -865,14 +865,21 @@ TEST(EgtbCli, BuildsKilledAtTheStartRunAgain) {
   const ToolRun full = Build(args, dir.sub("whole"), "--checkpoint-seconds 0");
   ASSERT_EQ(full.status, 0) << Describe(full);
   const std::string checksum = ParseJson(full.out).value("checksum", std::string());
-  // What such a kill leaves (seen after kills 20 to 80 ms into the run):
-  // RocksDB's first files, without CURRENT, or an empty database.
-  const std::string db = dir.sub("interrupted");
-  fs::create_directories(db);
-  std::ofstream(db + "/LOCK");
-  std::ofstream(db + "/IDENTITY") << "6d1b9e0c-2f4e-4a7a-9d55-3f0e1c2b4a68\n";
-  std::ofstream(db + "/LOG") << "RocksDB version: 7.8.3\n";
-  FinishBuild(args, db, checksum);
+  // What such kills leave (seen 20 to 80 ms into a run): RocksDB's first
+  // files without CURRENT, or an empty database.
+  for (const std::vector<std::string>& files :
+       {std::vector<std::string>{"LOCK", "LOG", "000000.dbtmp"},
+        std::vector<std::string>{"LOCK", "LOG", "IDENTITY"}}) {
+    const std::string db = dir.sub(absl::StrCat("interrupted", files.back()));
+    SCOPED_TRACE(absl::StrJoin(files, " "));
+    fs::create_directories(db);
+    for (const std::string& f : files) {
+      std::ofstream out(db + "/" + f);
+      if (f == "IDENTITY") out << "6d1b9e0c-2f4e-4a7a-9d55-3f0e1c2b4a68\n";
+      if (f == "LOG") out << "RocksDB version: 7.8.3\n";
+    }
+    FinishBuild(args, db, checksum);
+  }
   // Real kills, a few milliseconds apart.
   int run = 0;
   for (double ms : {10, 25, 40, 55, 70, 90}) {
