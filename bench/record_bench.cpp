@@ -5,15 +5,17 @@
 //   build/bench/salta_bench --benchmark_filter=Validate
 //
 // BM_Validate/T splits the same text into games on one thread and parses
-// and replays them on T threads (salta-validate --threads T overlaps the two).
+// and replays them on T threads of the ThreadPool (salta-validate --threads T
+// overlaps the two).
 #include <benchmark/benchmark.h>
 
 #include <atomic>
+#include <memory>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "salta/parallel.h"
 #include "salta/record.h"
 #include "salta/replay.h"
 #include "salta/selfplay.h"
@@ -88,18 +90,17 @@ void BM_SplitOnly(benchmark::State& state) {
 }
 BENCHMARK(BM_SplitOnly)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-// The main thread splits the text into game texts; T workers take them in
-// batches of 64 and parse and replay them.
+// The main thread splits the text into game texts; T threads of the
+// library's pool take them in batches of 64 and parse and replay them.
 void BM_Validate(benchmark::State& state) {
   const int threads = int(state.range(0));
   const std::string& text = GamesText();
+  std::unique_ptr<salta::ThreadPool> pool = *salta::ThreadPool::Make(threads);
   int64_t plies_total = 0;
   for (auto _ : state) {
     std::istringstream in(text);
     salta::GameSplitter splitter(in);
     std::vector<std::vector<salta::GameText>> batches;
-    std::atomic<size_t> next{0};
-    std::atomic<int64_t> plies{0};
     // Split everything into batches of 64 games (timed), then parse and
     // replay them on T threads.
     std::vector<salta::GameText> batch;
@@ -109,17 +110,15 @@ void BM_Validate(benchmark::State& state) {
       if (batch.size() == 64) batches.push_back(std::move(batch)), batch.clear();
     }
     if (!batch.empty()) batches.push_back(std::move(batch));
-    std::vector<std::thread> pool;
-    for (int k = 0; k < threads; ++k)
-      pool.emplace_back([&] {
-        int64_t local = 0;
-        for (size_t b; (b = next.fetch_add(1)) < batches.size();)
-          for (const salta::GameText& g : batches[b])
-            salta::ParseGames(
-                g, [&](salta::ParsedGame&& game) { local += salta::ReplayGame(game, {}).plies; });
-        plies += local;
-      });
-    for (std::thread& p : pool) p.join();
+    std::atomic<int64_t> plies{0};
+    pool->Run(0, batches.size(), 1, [&](uint64_t lo, uint64_t hi, int) {
+      int64_t local = 0;
+      for (uint64_t b = lo; b < hi; ++b)
+        for (const salta::GameText& g : batches[b])
+          salta::ParseGames(
+              g, [&](salta::ParsedGame&& game) { local += salta::ReplayGame(game, {}).plies; });
+      plies += local;
+    });
     plies_total += plies;
   }
   state.SetItemsProcessed(plies_total);

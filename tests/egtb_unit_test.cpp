@@ -244,37 +244,50 @@ TEST(EgtbTableClass, IndexOfSaysWhatDiffers) {
 // ---------------------------------------------------------------------------
 // The partition of the index over processes.
 
-TEST(EgtbPartition, SlicesCoverTheIndexAtAlignedBoundaries) {
+TEST(EgtbPartition, BlocksDealtRoundRobinCoverTheIndexOnce) {
   for (uint64_t size : {uint64_t(0), uint64_t(1), uint64_t(1000), uint64_t(32768), uint64_t(146880),
-                        uint64_t(1) << 33}) {
+                        uint64_t(5) * 32768 + 17}) {
     for (int parts : {1, 2, 3, 5, 7, 64}) {
-      for (uint64_t align : {uint64_t(1), uint64_t(64), uint64_t(1) << 15}) {
-        SCOPED_TRACE(absl::StrCat(size, " in ", parts, " parts aligned to ", align));
-        const egtb::Partition p(size, parts, align);
+      for (uint64_t block : {uint64_t(1), uint64_t(64), uint64_t(1) << 15}) {
+        SCOPED_TRACE(absl::StrCat(size, " in ", parts, " parts of blocks of ", block));
+        const egtb::Partition p(size, parts, block);
         EXPECT_EQ(p.parts(), parts);
-        uint64_t at = 0;
-        for (int r = 0; r < parts; ++r) {
-          const egtb::Slice s = p.slice(r);
-          ASSERT_EQ(s.begin, at) << "rank " << r;
-          ASSERT_LE(s.begin, s.end);
-          ASSERT_LE(s.end, size);
-          ASSERT_EQ(s.size(), s.end - s.begin);
-          if (s.begin < size) {
-            ASSERT_EQ(s.begin % align, 0u) << "rank " << r;
-          }
-          if (s.size() > 0) {
-            ASSERT_EQ(p.owner(s.begin), r);
-            ASSERT_EQ(p.owner(s.end - 1), r);
-            ASSERT_EQ(p.owner(s.begin + s.size() / 2), r);
-          }
-          // As even as the alignment allows.
-          ASSERT_LE(s.size(), std::max(align, (size + parts - 1) / parts + align));
-          at = s.end;
+        EXPECT_EQ(p.block(), block);
+        // Every index has one owner, at one local place; the local places of
+        // a process are dense from 0 and map back to the index.
+        std::vector<uint64_t> next(size_t(parts), 0);
+        for (uint64_t i = 0; i < size; ++i) {
+          const int r = p.owner(i);
+          ASSERT_GE(r, 0);
+          ASSERT_LT(r, parts);
+          ASSERT_EQ(r, int(i / block % uint64_t(parts))) << i;
+          ASSERT_EQ(p.local(i), next[size_t(r)]) << i;
+          ASSERT_EQ(p.global(r, p.local(i)), i) << i;
+          ++next[size_t(r)];
         }
-        EXPECT_EQ(at, size);
+        uint64_t total = 0;
+        for (int r = 0; r < parts; ++r) {
+          ASSERT_EQ(p.size(r), next[size_t(r)]) << "rank " << r;
+          // As even as whole blocks allow.
+          ASSERT_LE(p.size(r), (size / block / uint64_t(parts) + 1) * block) << "rank " << r;
+          total += p.size(r);
+        }
+        EXPECT_EQ(total, size);
       }
     }
   }
+  // A large index: sizes add up without walking it.
+  const uint64_t big = (uint64_t(1) << 33) + 12345;
+  const egtb::Partition p(big, 7, uint64_t(1) << 15);
+  uint64_t total = 0;
+  for (int r = 0; r < 7; ++r) {
+    total += p.size(r);
+    const uint64_t last = p.global(r, p.size(r) - 1);
+    EXPECT_LT(last, big);
+    EXPECT_EQ(p.owner(last), r);
+    EXPECT_EQ(p.local(last), p.size(r) - 1);
+  }
+  EXPECT_EQ(total, big);
 }
 
 // ---------------------------------------------------------------------------
@@ -298,7 +311,7 @@ TEST_F(EgtbCheckpoint, RoundTripsAndRejectsDamageAndOtherRuns) {
   EXPECT_TRUE(absl::StartsWith(path, dir_.string()));
   EXPECT_NE(path, egtb::CheckpointPath(dir_.string(), 0, 3));
   EXPECT_NE(path, egtb::CheckpointPath(dir_.string(), 1, 2));
-  egtb::CheckpointHeader h{"6x6, 1 row, standard: S1 v S1", 1, 3, {65536, 65536 + 1000}};
+  egtb::CheckpointHeader h{"6x6, 1 row, standard: S1 v S1", 1, 3, 1000};
   h.level = 7;
   h.resolved = 321;
   h.done = false;
@@ -324,13 +337,13 @@ TEST_F(EgtbCheckpoint, RoundTripsAndRejectsDamageAndOtherRuns) {
   EXPECT_EQ(v2, values);
   EXPECT_EQ(c2, counts);
 
-  // Another run: class, rank, processes or slice differ.
+  // Another run: class, rank, processes or the positions owned differ.
   for (int k = 0; k < 4; ++k) {
     egtb::CheckpointHeader other = h;
     if (k == 0) other.class_text = "6x6, 1 row, standard: S2 v S1";
     if (k == 1) other.rank = 2;
     if (k == 2) other.processes = 4;
-    if (k == 3) other.slice.begin = 0;
+    if (k == 3) other.positions = 999;
     why.clear();
     got = egtb::LoadCheckpoint(path, other, v2, c2, why);
     ASSERT_TRUE(got.ok());

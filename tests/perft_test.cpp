@@ -7,15 +7,18 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <mutex>
 #include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "salta/fixed_geometry.h"
 #include "salta/game.h"
 #include "salta/movegen.h"
 #include "salta/notation.h"
+#include "salta/parallel.h"
 
 namespace salta {
 namespace {
@@ -280,6 +283,221 @@ TEST(Perft, ProgressIsReportedBetweenZeroAndOne) {
     most = std::max(most, f);
   }
   EXPECT_EQ(most, 1.0);
+}
+
+// ---------------------------------------------------------------------------
+// The fast paths against the plain ones
+
+template <int kSize>
+void ExpectFixedShiftsAgree() {
+  const Geometry g = *Geometry::Make(kSize, 1);
+  std::mt19937_64 rng(kSize);
+  auto agree = [&](Bitboard b) {
+    EXPECT_EQ(FixedGeometry<kSize>::template shift<kUpLeft>(b), g.shift(b, kUpLeft)) << b;
+    EXPECT_EQ(FixedGeometry<kSize>::template shift<kUpRight>(b), g.shift(b, kUpRight)) << b;
+    EXPECT_EQ(FixedGeometry<kSize>::template shift<kDownLeft>(b), g.shift(b, kDownLeft)) << b;
+    EXPECT_EQ(FixedGeometry<kSize>::template shift<kDownRight>(b), g.shift(b, kDownRight)) << b;
+  };
+  EXPECT_EQ(FixedGeometry<kSize>::all(), g.all());
+  for (Square s = 0; s < g.num_squares(); ++s) agree(SquareBit(s));
+  for (int i = 0; i < 1000; ++i) agree(rng() & g.all());
+}
+
+TEST(FixedGeometry, ShiftsAgreeWithGeometry) {
+  ExpectFixedShiftsAgree<4>();
+  ExpectFixedShiftsAgree<6>();
+  ExpectFixedShiftsAgree<8>();
+  ExpectFixedShiftsAgree<10>();
+}
+
+// A position with most pieces on their targets and a few elsewhere: where
+// goals are completed within a few plies, extra moves played and sides
+// blocked, the cases on which bulk counting must give up.
+absl::StatusOr<Position> NearGoal(const Variant& v, std::mt19937_64& rng) {
+  const Geometry& g = v.geometry();
+  std::vector<std::pair<PieceId, Square>> pieces;
+  std::vector<PieceId> away;
+  Bitboard used = 0;
+  for (PieceId p = 0; p < kMaxPieces; ++p) {
+    if (!v.HasPiece(p)) continue;
+    if (rng() % 4 == 0) {
+      away.push_back(p);
+      continue;
+    }
+    pieces.emplace_back(p, v.target(p));
+    used |= SquareBit(v.target(p));
+  }
+  for (PieceId p : away) {
+    Square s;
+    do s = Square(rng() % g.num_squares());
+    while (Contains(used, s));
+    pieces.emplace_back(p, s);
+    used |= SquareBit(s);
+  }
+  return Position::Make(v, pieces, rng() % 2 ? Side::kWhite : Side::kBlack, int(rng() % 8));
+}
+
+// Somewhere in a random game (possibly its end).
+Position Played(const Variant& v, int plies, std::mt19937_64& rng) {
+  Position pos = Position::Start(v);
+  for (int i = 0; i < plies; ++i) {
+    MoveList list;
+    GenerateLegal(pos, list);
+    if (list.empty()) break;
+    pos.Make(list[rng() % list.size()]);
+  }
+  return pos;
+}
+
+TEST(BulkCount, AgreesWithThePlainRecursion) {
+  const std::vector<std::pair<int, int>> shapes = {{4, 1}, {6, 1},  {6, 2}, {8, 2},
+                                                   {8, 3}, {10, 1}, {10, 3}};
+  const std::vector<std::vector<std::string>> overrides = {
+      {},
+      {"jump-dir=any"},
+      {"jump-over=any"},
+      {"steps=forward"},
+      {"jumps=optional"},
+      {"block=lose"},
+      {"block=allow"},
+      {"extra-move=off"},
+      {"move-limit=4"},
+      {"chain=on"},
+      {"steps=forward", "jump-over=any", "jump-dir=any", "jumps=optional", "block=lose"}};
+  std::mt19937_64 rng(2024);
+  const int per_variant = Sanitized() ? 4 : 12;
+  int positions = 0;
+  uint64_t counted = 0;
+  for (const char* preset : {"standard", "pre1900", "forward"}) {
+    for (const std::vector<std::string>& o : overrides) {
+      for (auto [size, rows] : shapes) {
+        const Variant& v = V(preset, size, rows, o);
+        for (int i = 0; i < per_variant; ++i) {
+          absl::StatusOr<Position> built = NearGoal(v, rng);
+          const Position pos =
+              i % 2 == 0 || !built.ok() ? Played(v, int(rng() % (8 * size)), rng) : *built;
+          SCOPED_TRACE(PositionToString(pos) + " " + v.rules().ToString() + " " +
+                       v.geometry().ToString());
+          Position copy = pos;
+          const uint64_t two = PerftPlain(copy, 2), three = PerftPlain(copy, 3);
+          EXPECT_EQ(CountLegalTwoPly(pos), two);
+          EXPECT_EQ(CountLegalThreePly(pos), three);
+          const int depth = size <= 6 ? 5 : 4;
+          EXPECT_EQ(RunPerft(pos, depth, 1, 0, false).nodes, PerftPlain(copy, depth));
+          ++positions;
+          counted += three;
+        }
+      }
+    }
+  }
+  EXPECT_GT(counted, 0u);
+  std::cout << "bulk counts compared from " << positions << " positions\n";
+}
+
+// ---------------------------------------------------------------------------
+// The plan and its shares
+
+TEST(PerftPlan, SharesSumToTheCountUnderEachRootMove) {
+  struct Case {
+    Position pos;
+    int depth;
+  };
+  std::mt19937_64 rng(11);
+  std::vector<Case> cases = {{Position::Start(V("standard")), 6},
+                             {Position::Start(V("forward")), 4},
+                             {Position::Start(V("standard", 4, 1)), 9},
+                             {Played(V("pre1900", 8, 2), 30, rng), 5}};
+  for (const Case& c : cases) {
+    const PerftResult whole = RunPerft(c.pos, c.depth, 1, 0);
+    for (int split : {0, 1, 2, 3}) {
+      absl::StatusOr<PerftPlan> plan = PlanPerft(c.pos, c.depth, split);
+      ASSERT_TRUE(plan.ok()) << plan.status();
+      // The same inputs give the same plan.
+      absl::StatusOr<PerftPlan> again = PlanPerft(c.pos, c.depth, split);
+      ASSERT_EQ(again->tasks.size(), plan->tasks.size());
+      for (size_t i = 0; i < plan->tasks.size(); ++i) {
+        EXPECT_EQ(again->tasks[i].pos, plan->tasks[i].pos);
+        EXPECT_EQ(again->tasks[i].root, plan->tasks[i].root);
+      }
+      ASSERT_EQ(plan->root_moves.size(), whole.divide.size());
+      for (int parts : {1, 2, 3}) {
+        std::vector<uint64_t> sum(whole.divide.size());
+        uint64_t nodes = 0;
+        for (int part = 0; part < parts; ++part) {
+          PerftShare share;
+          share.part = part;
+          share.parts = parts;
+          PerftOptions options;
+          options.threads = 1 + part;  // any thread count counts the same
+          options.hash_mb = part == 1 ? 4 : 0;
+          absl::StatusOr<PerftResult> r = CountPerftShare(*plan, share, options);
+          ASSERT_TRUE(r.ok()) << r.status();
+          ASSERT_EQ(r->divide.size(), sum.size());
+          for (size_t i = 0; i < sum.size(); ++i) {
+            EXPECT_EQ(r->divide[i].first, whole.divide[i].first);
+            sum[i] += r->divide[i].second;
+          }
+          nodes += r->nodes;
+        }
+        EXPECT_EQ(nodes, whole.nodes) << "split " << split << " parts " << parts;
+        for (size_t i = 0; i < sum.size(); ++i)
+          EXPECT_EQ(sum[i], whole.divide[i].second) << MoveToString(c.pos, whole.divide[i].first)
+                                                    << " split " << split << " parts " << parts;
+      }
+      // Contiguous ranges do as well.
+      const uint64_t n = plan->tasks.size(), cut = n / 3;
+      uint64_t nodes = 0;
+      for (auto [begin, end] : std::vector<std::pair<uint64_t, uint64_t>>{
+               {0, cut}, {cut, 2 * cut}, {2 * cut, UINT64_MAX}}) {
+        PerftShare share;
+        share.begin = begin;
+        share.end = end;
+        nodes += CountPerftShare(*plan, share, PerftOptions{})->nodes;
+      }
+      EXPECT_EQ(nodes, whole.nodes);
+    }
+  }
+}
+
+TEST(PerftPlan, EdgeCases) {
+  const Position start = Position::Start(V("standard"));
+  // Depth 0: one task, the root, counting 1 outside every root move.
+  absl::StatusOr<PerftPlan> zero = PlanPerft(start, 0);
+  ASSERT_TRUE(zero.ok());
+  ASSERT_EQ(zero->tasks.size(), 1u);
+  EXPECT_EQ(zero->tasks[0].root, -1);
+  absl::StatusOr<PerftResult> r = CountPerftShare(*zero, PerftShare{}, PerftOptions{});
+  EXPECT_EQ(r->nodes, 1u);
+  EXPECT_EQ(r->divide.size(), 9u);
+  // A split past the depth is cut to it.
+  absl::StatusOr<PerftPlan> deep = PlanPerft(start, 2, 5);
+  ASSERT_TRUE(deep.ok());
+  EXPECT_EQ(deep->tasks.size(), 81u);
+  EXPECT_EQ(CountPerftShare(*deep, PerftShare{}, PerftOptions{})->nodes, 81u);
+  // A finished game has no tasks below the root.
+  Position over = *ParsePosition(V("standard"), "b S4h8,M5i9,s1j10 1 #");
+  absl::StatusOr<PerftPlan> none = PlanPerft(over, 4);
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->tasks.empty());
+  EXPECT_EQ(CountPerftShare(*none, PerftShare{}, PerftOptions{})->nodes, 0u);
+  // An empty share counts nothing.
+  PerftShare empty;
+  empty.begin = 5;
+  empty.end = 5;
+  EXPECT_EQ(CountPerftShare(*PlanPerft(start, 4), empty, PerftOptions{})->nodes, 0u);
+  // Bad arguments.
+  EXPECT_FALSE(PlanPerft(start, -1).ok());
+  EXPECT_FALSE(PlanPerft(start, kMaxPerftDepth + 1).ok());
+  EXPECT_FALSE(PlanPerft(start, 3, -1).ok());
+  for (auto [part, parts] : std::vector<std::pair<int, int>>{{0, 0}, {-1, 2}, {2, 2}}) {
+    PerftShare bad;
+    bad.part = part;
+    bad.parts = parts;
+    EXPECT_FALSE(CountPerftShare(*deep, bad, PerftOptions{}).ok()) << part << " of " << parts;
+  }
+  PerftOptions too_many;
+  too_many.threads = ThreadPool::kMaxThreads + 1;
+  EXPECT_FALSE(CountPerftShare(*deep, PerftShare{}, too_many).ok());
 }
 
 }  // namespace

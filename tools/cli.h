@@ -10,6 +10,11 @@
 #include "salta/game.h"
 #include "salta/variant.h"
 
+// The project's version (CMakeLists.txt), set by tools/CMakeLists.txt.
+#ifndef SALTA_VERSION
+#define SALTA_VERSION "unknown"
+#endif
+
 namespace salta::tools {
 
 struct VariantFlags {
@@ -34,12 +39,17 @@ struct VariantFlags {
   }
 };
 
-// Parses the command line. Returns the status to exit with (0 after --help,
-// `bad_input` after an error CLI11 has already explained), or -1 to go on.
+// Parses the command line, with a --version flag for every tool ("NAME
+// VERSION", the project's version). Returns the status to exit with (0
+// after --help or --version, `bad_input` after an error CLI11 has already
+// explained), or -1 to go on.
 inline int ParseCommandLine(CLI::App& app, int argc, char** argv, int bad_input) {
+  std::string name = argc > 0 ? argv[0] : "salta";
+  if (const size_t slash = name.rfind('/'); slash != std::string::npos) name.erase(0, slash + 1);
+  app.set_version_flag("--version", name + " " + SALTA_VERSION, "Print the version and exit");
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
+  } catch (const CLI::Success& e) {  // --help or --version
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);

@@ -2,23 +2,20 @@
 // illegal move of each, and results and scores that contradict the replay.
 // The contract (flags, JSON keys, exit statuses) is in docs/salta-validate.md.
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <cstring>
-#include <deque>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "CLI/CLI.hpp"
 #include "cli.h"
 #include "nlohmann/json.hpp"
 #include "salta/notation.h"
+#include "salta/parallel.h"
 #include "salta/record.h"
 #include "salta/replay.h"
 #include "salta/rules.h"
@@ -147,19 +144,20 @@ class Printer {
   Summary& sum_;
 };
 
-// Reads one input and reports its games in order, replaying them on
-// `threads` workers with a bounded number of batches in flight.
+// Reads one input and reports its games in order, replaying them on the
+// pool's threads with a bounded number of batches in memory.
 class Validator {
  public:
-  Validator(const salta::ReplayOptions& options, int threads, Printer& printer)
-      : options_(options), threads_(threads), printer_(printer) {}
+  // pool: the workers for more than one thread, or null for one.
+  Validator(const salta::ReplayOptions& options, salta::ThreadPool* pool, Printer& printer)
+      : options_(options), pool_(pool), printer_(printer) {}
 
   // False on an I/O error (reported).
   bool Run(const std::string& name, std::istream& in) {
     salta::GameSplitter splitter(in);
     number_ = 0;
     name_ = name;
-    if (threads_ <= 1) {
+    if (pool_ == nullptr) {
       Batch batch;
       salta::GameText text;
       while (splitter.Next(text)) {
@@ -183,96 +181,54 @@ class Validator {
     for (const Entry& e : batch.entries) printer_.Game(name_, ++number_, e);
   }
 
+  // Reads a wave of batches, replays them on the pool and prints them in
+  // order, wave after wave. The worker that finishes the next batch to print
+  // prints it (and any finished ones after it), so printing overlaps the
+  // replay. A wave holds at most 16 batches per thread and 64 MiB of game
+  // text (or one batch, however large).
   void RunThreaded(salta::GameSplitter& splitter) {
-    std::mutex mu;
-    std::condition_variable work_cv, done_cv;
-    std::deque<std::unique_ptr<Batch>> todo;
-    std::map<uint64_t, std::unique_ptr<Batch>> done;
-    bool closed = false;
-    std::vector<std::thread> workers;
-    for (int t = 0; t < threads_; ++t)
-      workers.emplace_back([&] {
-        while (true) {
-          std::unique_ptr<Batch> batch;
-          {
-            std::unique_lock lock(mu);
-            work_cv.wait(lock, [&] { return closed || !todo.empty(); });
-            if (todo.empty()) return;
-            batch = std::move(todo.front());
-            todo.pop_front();
+    const size_t max_batches = size_t(pool_->threads()) * 16;
+    constexpr size_t kMaxWaveBytes = size_t{64} << 20;
+    constexpr size_t kBatchBytes = 64 << 10, kBatchGames = 64;
+    std::vector<std::unique_ptr<Batch>> wave;
+    salta::GameText text;
+    bool more = true;
+    while (more) {
+      wave.clear();
+      size_t wave_bytes = 0, bytes = 0;
+      auto batch = std::make_unique<Batch>();
+      while (wave.size() < max_batches && (more = splitter.Next(text))) {
+        bytes += text.text.size();
+        batch->texts.push_back(std::move(text));
+        if (bytes >= kBatchBytes || batch->texts.size() >= kBatchGames) {
+          wave.push_back(std::move(batch));
+          batch = std::make_unique<Batch>();
+          wave_bytes += bytes;
+          bytes = 0;
+          if (wave_bytes >= kMaxWaveBytes) break;
+        }
+      }
+      if (!batch->texts.empty()) wave.push_back(std::move(batch));
+      if (wave.empty()) break;
+      std::mutex mu;
+      std::vector<char> done(wave.size(), 0);
+      size_t next_emit = 0;
+      pool_->Run(0, wave.size(), 1, [&](uint64_t lo, uint64_t hi, int) {
+        for (uint64_t i = lo; i < hi; ++i) {
+          Process(*wave[i], options_);
+          std::lock_guard lock(mu);
+          done[i] = 1;
+          for (; next_emit < wave.size() && done[next_emit]; ++next_emit) {
+            Emit(*wave[next_emit]);
+            wave[next_emit].reset();
           }
-          Process(*batch, options_);
-          {
-            std::lock_guard lock(mu);
-            done[batch->seq] = std::move(batch);
-          }
-          done_cv.notify_one();
         }
       });
-    // Batches read but not yet printed: at most 4 per thread and 64 MiB of
-    // game text (or one batch, however large).
-    const size_t max_in_flight = size_t(threads_) * 4;
-    constexpr size_t kMaxInFlightBytes = size_t{64} << 20;
-    std::deque<size_t> in_flight_bytes;
-    size_t in_flight_total = 0;
-    uint64_t next_seq = 0, next_emit = 0;
-    // Emits finished batches in order; with `wait`, waits for the next one.
-    auto drain = [&](bool wait) {
-      while (true) {
-        std::unique_ptr<Batch> b;
-        {
-          std::unique_lock lock(mu);
-          if (wait) done_cv.wait(lock, [&] { return done.count(next_emit) > 0; });
-          auto it = done.find(next_emit);
-          if (it == done.end()) return;
-          b = std::move(it->second);
-          done.erase(it);
-        }
-        Emit(*b);
-        ++next_emit;
-        in_flight_total -= in_flight_bytes.front();
-        in_flight_bytes.pop_front();
-        wait = false;
-      }
-    };
-    constexpr size_t kBatchBytes = 64 << 10, kBatchGames = 64;
-    auto batch = std::make_unique<Batch>();
-    size_t bytes = 0;
-    auto submit = [&] {
-      if (batch->texts.empty()) return;
-      while (next_seq - next_emit >= max_in_flight ||
-             (in_flight_total > 0 && in_flight_total + bytes > kMaxInFlightBytes))
-        drain(true);
-      in_flight_bytes.push_back(bytes);
-      in_flight_total += bytes;
-      batch->seq = next_seq++;
-      {
-        std::lock_guard lock(mu);
-        todo.push_back(std::move(batch));
-      }
-      work_cv.notify_one();
-      batch = std::make_unique<Batch>();
-      bytes = 0;
-      drain(false);
-    };
-    salta::GameText text;
-    while (splitter.Next(text)) {
-      bytes += text.text.size();
-      batch->texts.push_back(std::move(text));
-      if (bytes >= kBatchBytes || batch->texts.size() >= kBatchGames) submit();
     }
-    submit();
-    while (next_emit < next_seq) drain(true);
-    {
-      std::lock_guard lock(mu);
-      closed = true;
-    }
-    work_cv.notify_all();
-    for (std::thread& w : workers) w.join();
   }
 
   const salta::ReplayOptions& options_;
-  int threads_;
+  salta::ThreadPool* pool_;
   Printer& printer_;
   std::string name_;
   int64_t number_ = 0;
@@ -324,7 +280,16 @@ int main(int argc, char** argv) {
       std::cerr << "salta-validate: --rule " << o << ": " << s.message() << "\n";
       return kExitBadInput;
     }
-  if (threads == 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  // The library's one thread pool; a single thread replays without one.
+  std::unique_ptr<salta::ThreadPool> pool;
+  if (threads != 1) {
+    absl::StatusOr<std::unique_ptr<salta::ThreadPool>> made = salta::ThreadPool::Make(threads);
+    if (!made.ok()) {
+      std::cerr << "salta-validate: --threads: " << made.status().message() << "\n";
+      return kExitBadInput;
+    }
+    if ((*made)->threads() > 1) pool = std::move(*made);
+  }
 
   salta::ReplayOptions options;
   options.rules = preset;
@@ -335,7 +300,7 @@ int main(int argc, char** argv) {
   const auto t0 = std::chrono::steady_clock::now();
   Summary summary;
   Printer printer(json, quiet, summary);
-  Validator validator(options, threads, printer);
+  Validator validator(options, pool.get(), printer);
   bool io_ok = true;
   for (const std::string& file : files) {
     ++summary.files;

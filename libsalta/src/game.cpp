@@ -36,6 +36,11 @@ bool IsMoveNumber(absl::string_view word) {
 }  // namespace
 
 absl::Status PlayMoves(Position& pos, absl::string_view moves) {
+  std::vector<Move> played;
+  return PlayMoves(pos, moves, played);
+}
+
+absl::Status PlayMoves(Position& pos, absl::string_view moves, std::vector<Move>& played_moves) {
   int played = 0;
   for (absl::string_view word :
        absl::StrSplit(moves, absl::ByAnyChar(" \t\r\n"), absl::SkipWhitespace())) {
@@ -54,6 +59,7 @@ absl::Status PlayMoves(Position& pos, absl::string_view moves) {
                                                                    : "th",
                                                      " move given): ", move.status().message()));
     pos.Make(*move);
+    played_moves.push_back(*move);
   }
   return absl::OkStatus();
 }

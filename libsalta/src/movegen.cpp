@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "salta/fixed_geometry.h"
+
 namespace salta {
 namespace {
 
@@ -310,134 +312,274 @@ int CountLegalAfter(const Position& pos, Move m) {
 
 namespace {
 
-// CountLegal of the child after the move changing `moved`, where the child is
-// an ordinary position in play that the block filter cannot touch; -1 when
-// the filter might apply there and the caller must take the slow path.
-struct TwoPlyNode {
-  const Variant& v;
-  const Geometry& g;
-  Side mover;
-  Bitboard own, opp, empty;
-  Neighbors opp_n;  // the opponent's neighbours, the same in every child
-  bool check_filter;
-  bool mover_steps_any;
+// ---------------------------------------------------------------------------
+// Bulk counting: the last two or three plies of perft counted from the two
+// boards alone, without listing or making moves. It takes the ordinary
+// positions: in play, far from the move limit, without chains, where no goal
+// is completed, no side passes and the block filter cannot remove a move.
+// On anything else it gives up (kGiveUp) and the caller takes the general
+// path (GenerateLegal, CountLegalAfter, Position::Make), which is what
+// PerftPlain runs everywhere.
+//
+// The 10x10 geometry and the move options of the standard and pre1900
+// presets are fixed at compile time in their own instantiations, where the
+// shifts and the rule tests fold into constants; every other variant runs
+// the same code with the values read at run time.
 
-  [[gnu::always_inline]] int Child(Bitboard moved) const {
-    const Bitboard e = empty ^ moved;
-    const Bitboard own_after = own ^ moved;
-    if (check_filter) {
-      const Neighbors n = NeighborsOf(g, own_after);
-      Bitboard t = mover_steps_any         ? n.ul | n.ur | n.dl | n.dr
-                   : mover == Side::kWhite ? n.ul | n.ur
-                                           : n.dl | n.dr;
-      t &= e;
-      if ((t & (t - 1)) == 0) return -1;
-    }
-    const Rules& r = v.rules();
-    const bool white = mover == Side::kBlack;  // the child's side to move
-    int steps;
-    if (r.steps == Steps::kAny)
-      steps = PopCount(opp_n.ul & e) + PopCount(opp_n.ur & e) + PopCount(opp_n.dl & e) +
-              PopCount(opp_n.dr & e);
-    else
-      steps = white ? PopCount(opp_n.ul & e) + PopCount(opp_n.ur & e)
-                    : PopCount(opp_n.dl & e) + PopCount(opp_n.dr & e);
-    const Bitboard j = Jumpable(r, opp, own_after);
-    const bool any_dir = r.jump_dir == JumpDir::kAny;
-    int jumps = 0;
-    if (white || any_dir)
-      jumps += PopCount(g.shift<kUpLeft>(opp_n.ul & j) & e) +
-               PopCount(g.shift<kUpRight>(opp_n.ur & j) & e);
-    if (!white || any_dir)
-      jumps += PopCount(g.shift<kDownLeft>(opp_n.dl & j) & e) +
-               PopCount(g.shift<kDownRight>(opp_n.dr & j) & e);
-    if (steps + jumps == 0) return r.block != Block::kLose;
-    return r.mandatory_jumps && jumps > 0 ? jumps : steps + jumps;
+constexpr uint64_t kGiveUp = ~uint64_t{0};
+
+// The variant's geometry with FixedGeometry's interface.
+class RuntimeGeometry {
+ public:
+  explicit RuntimeGeometry(const Geometry& g) : g_(g) {}
+  Bitboard all() const { return g_.all(); }
+  template <Direction d>
+  Bitboard shift(Bitboard b) const {
+    return g_.shift<d>(b);
+  }
+
+ private:
+  const Geometry& g_;
+};
+
+// The move options of the standard and pre1900 presets.
+struct StandardMoves {
+  static constexpr bool steps_any = true;
+  static constexpr bool jump_over_any = false;
+  static constexpr bool jump_dir_any = false;
+  static constexpr bool mandatory = true;
+  static constexpr Block block = Block::kForbid;
+  static bool Match(const Rules& r) {
+    return r.steps == Steps::kAny && r.jump_over == JumpOver::kOpponent &&
+           r.jump_dir == JumpDir::kForward && !r.chain && r.mandatory_jumps &&
+           r.block == Block::kForbid;
   }
 };
 
-}  // namespace
+// The same options read at run time (chain is off wherever bulk counting runs).
+struct RuntimeMoves {
+  explicit RuntimeMoves(const Rules& r)
+      : steps_any(r.steps == Steps::kAny),
+        jump_over_any(r.jump_over == JumpOver::kAny),
+        jump_dir_any(r.jump_dir == JumpDir::kAny),
+        mandatory(r.mandatory_jumps),
+        block(r.block) {}
+  bool steps_any, jump_over_any, jump_dir_any, mandatory;
+  Block block;
+};
 
-// The rare case of a side with no move, kept out of line so that it does not
-// change how the hot function below is compiled (measured: 12% slower inline).
-[[gnu::noinline, gnu::cold]] static uint64_t CountAfterPass(const Position& pos) {
-  return CanPass(pos) ? CountLegalAfter(pos, Move::Pass()) : 0;
+template <class G, class R>
+class BulkCounter {
+ public:
+  BulkCounter(const G& g, const R& r) : g_(g), r_(r) {}
+
+  // perft 2 with side S to move, or kGiveUp. targets: S's target squares.
+  template <Side S>
+  uint64_t TwoPly(Bitboard own, Bitboard opp, Bitboard targets) const {
+    constexpr Side C = Opponent(S);
+    const Bitboard empty = g_.all() & ~(own | opp);
+    const Near own_near = NearOf(own), opp_near = NearOf(opp);
+    // A child's block filter can bite only if S is left with at most one
+    // square to step to. A move fills one square and takes away at most the
+    // squares its piece reached, so with enough squares it never does.
+    const int step_dirs = r_.steps_any ? 4 : 2;
+    const bool check_filter =
+        r_.block == Block::kForbid && PopCount(StepUnion<S>(own_near) & empty) < step_dirs + 3;
+    uint64_t total = 0;
+    const bool ok = ForEachMove<S>(own, opp, empty, own_near, opp_near, [&](Bitboard moved, bool) {
+      const Bitboard own_after = own ^ moved;
+      if (own_after == targets) return false;  // S completes: the game may end
+      const Bitboard e = empty ^ moved;
+      if (check_filter) {
+        const Bitboard t = StepUnion<S>(NearOf(own_after)) & e;
+        if ((t & (t - 1)) == 0) return false;
+      }
+      // The opponent's moves in the child; its pieces have not moved.
+      const int steps = StepCount<C>(opp_near, e);
+      const int jumps = JumpCount<C>(opp_near, r_.jump_over_any ? own_after | opp : own_after, e);
+      int n = r_.mandatory && jumps > 0 ? jumps : steps + jumps;
+      if (n == 0) n = r_.block != Block::kLose;  // a pass, or the game is lost
+      total += n;
+      return true;
+    });
+    return ok ? total : kGiveUp;
+  }
+
+  // perft 3 with side S to move, or kGiveUp; a child that TwoPly gives up
+  // on is made and counted the general way.
+  template <Side S>
+  uint64_t ThreePly(const Position& pos) const {
+    constexpr Side C = Opponent(S);
+    const Bitboard own = pos.pieces(S), opp = pos.pieces(C);
+    const Bitboard own_targets = pos.targets(S), opp_targets = pos.targets(C);
+    const Bitboard empty = g_.all() & ~(own | opp);
+    uint64_t total = 0;
+    const bool ok =
+        ForEachMove<S>(own, opp, empty, NearOf(own), NearOf(opp), [&](Bitboard moved, bool jump) {
+          const Bitboard own_after = own ^ moved;
+          uint64_t n = own_after == own_targets ? kGiveUp : TwoPly<C>(opp, own_after, opp_targets);
+          if (n == kGiveUp) n = TwoPlyAfter(pos, own, moved, jump);
+          total += n;
+          return true;
+        });
+    return ok ? total : kGiveUp;
+  }
+
+ private:
+  // The four one-step shifts of a set.
+  struct Near {
+    Bitboard ul, ur, dl, dr;
+  };
+  Near NearOf(Bitboard b) const {
+    return {g_.template shift<kUpLeft>(b), g_.template shift<kUpRight>(b),
+            g_.template shift<kDownLeft>(b), g_.template shift<kDownRight>(b)};
+  }
+  static constexpr bool kUp(Side s) { return s == Side::kWhite; }
+
+  // The squares a side's pieces step to, given their shifts; and the counts.
+  template <Side S>
+  Bitboard StepUnion(const Near& n) const {
+    if (r_.steps_any) return n.ul | n.ur | n.dl | n.dr;
+    return kUp(S) ? n.ul | n.ur : n.dl | n.dr;
+  }
+  template <Side S>
+  int StepCount(const Near& n, Bitboard e) const {
+    if (r_.steps_any)
+      return PopCount(n.ul & e) + PopCount(n.ur & e) + PopCount(n.dl & e) + PopCount(n.dr & e);
+    return kUp(S) ? PopCount(n.ul & e) + PopCount(n.ur & e)
+                  : PopCount(n.dl & e) + PopCount(n.dr & e);
+  }
+  template <Side S>
+  int JumpCount(const Near& n, Bitboard jumpable, Bitboard e) const {
+    int jumps = 0;
+    if (kUp(S) || r_.jump_dir_any)
+      jumps += PopCount(g_.template shift<kUpLeft>(n.ul & jumpable) & e) +
+               PopCount(g_.template shift<kUpRight>(n.ur & jumpable) & e);
+    if (!kUp(S) || r_.jump_dir_any)
+      jumps += PopCount(g_.template shift<kDownLeft>(n.dl & jumpable) & e) +
+               PopCount(g_.template shift<kDownRight>(n.dr & jumpable) & e);
+    return jumps;
+  }
+
+  // Calls fn(from | to) for the moves to the squares of `to` in direction d,
+  // `by` steps long, until fn returns false. Shifting the whole set back
+  // keeps the order of the squares, so the lowest origin belongs to the
+  // lowest destination.
+  template <Direction d, int by, class Fn>
+  bool Each(Bitboard to, Fn& fn) const {
+    constexpr Direction back = Direction(3 - d);
+    Bitboard from = g_.template shift<back>(to);
+    if constexpr (by == 2) from = g_.template shift<back>(from);
+    for (; to; to &= to - 1, from &= from - 1)
+      if (!fn((to & -to) | (from & -from), by == 2)) return false;
+    return true;
+  }
+
+  // Calls fn(moved, jump) for each legal move of S, where moved holds the
+  // move's two squares; false when fn does, and when S has no move or the
+  // block filter may remove one (the caller gives up on the position).
+  template <Side S, class Fn>
+  bool ForEachMove(Bitboard own, Bitboard opp, Bitboard empty, const Near& own_near,
+                   const Near& opp_near, Fn&& fn) const {
+    constexpr Side C = Opponent(S);
+    // The filter removes nothing while the opponent can step to two squares.
+    if (r_.block == Block::kForbid) {
+      const Bitboard t = StepUnion<C>(opp_near) & empty;
+      if ((t & (t - 1)) == 0) return false;
+    }
+    const Bitboard j = r_.jump_over_any ? own | opp : opp;
+    const Bitboard jul = g_.template shift<kUpLeft>(own_near.ul & j) & empty;
+    const Bitboard jur = g_.template shift<kUpRight>(own_near.ur & j) & empty;
+    const Bitboard jdl = g_.template shift<kDownLeft>(own_near.dl & j) & empty;
+    const Bitboard jdr = g_.template shift<kDownRight>(own_near.dr & j) & empty;
+    const bool up_jumps = kUp(S) || r_.jump_dir_any, down_jumps = !kUp(S) || r_.jump_dir_any;
+    const Bitboard jumps = (up_jumps ? jul | jur : 0) | (down_jumps ? jdl | jdr : 0);
+    if (jumps) {
+      if (up_jumps && !(Each<kUpLeft, 2>(jul, fn) && Each<kUpRight, 2>(jur, fn))) return false;
+      if (down_jumps && !(Each<kDownLeft, 2>(jdl, fn) && Each<kDownRight, 2>(jdr, fn)))
+        return false;
+      if (r_.mandatory) return true;
+    }
+    const bool up_steps = kUp(S) || r_.steps_any, down_steps = !kUp(S) || r_.steps_any;
+    const Bitboard sul = own_near.ul & empty, sur = own_near.ur & empty;
+    const Bitboard sdl = own_near.dl & empty, sdr = own_near.dr & empty;
+    const Bitboard steps = (up_steps ? sul | sur : 0) | (down_steps ? sdl | sdr : 0);
+    if (!(jumps | steps)) return false;  // S passes or has lost
+    if (up_steps && !(Each<kUpLeft, 1>(sul, fn) && Each<kUpRight, 1>(sur, fn))) return false;
+    if (down_steps && !(Each<kDownLeft, 1>(sdl, fn) && Each<kDownRight, 1>(sdr, fn))) return false;
+    return true;
+  }
+
+  // The rare child that TwoPly gives up on: made, then counted in full.
+  [[gnu::noinline, gnu::cold]] static uint64_t TwoPlyAfter(const Position& pos, Bitboard own,
+                                                           Bitboard moved, bool jump) {
+    const Move m{int8_t(LowestSquare(moved & own)), int8_t(LowestSquare(moved & ~own)), jump};
+    Position child = pos;
+    child.Make(m);
+    return CountLegalTwoPly(child);
+  }
+
+  [[no_unique_address]] G g_;
+  [[no_unique_address]] R r_;
+};
+
+// Calls fn(counter) with the bulk counter of the variant: a compile-time
+// instantiation where there is one, the run-time one otherwise.
+template <class Fn>
+uint64_t WithBulkCounter(const Variant& v, Fn&& fn) {
+  if (StandardMoves::Match(v.rules())) {
+    if (v.geometry().size() == 10) return fn(BulkCounter<FixedGeometry<10>, StandardMoves>({}, {}));
+    return fn(BulkCounter<RuntimeGeometry, StandardMoves>(RuntimeGeometry(v.geometry()), {}));
+  }
+  return fn(BulkCounter<RuntimeGeometry, RuntimeMoves>(RuntimeGeometry(v.geometry()),
+                                                       RuntimeMoves(v.rules())));
 }
 
-uint64_t CountLegalTwoPly(const Position& pos) {
+// Whether bulk counting may take the position for the given number of
+// plies: in play, no chains, and the move limit (if any) out of reach, so
+// that neither the game's end by the limit nor the filter's exemption of
+// the move that reaches it can occur.
+bool Bulk(const Position& pos, int plies) {
   const Variant& v = pos.variant();
-  const Geometry& g = v.geometry();
-  const Rules& r = v.rules();
   const int limit = v.limit_ply();
-  const Side s = pos.side_to_move();
-  const Sides b = SidesOf(v, pos.pieces(s), pos.pieces(Opponent(s)));
-  // Chains, filtered moves, passes and positions near the end of the game
-  // take the general path; ordinary positions are counted from the boards.
-  if (r.chain || pos.phase() != Phase::kPlay || (limit > 0 && pos.ply() + 2 >= limit) ||
-      FilterApplies(pos, b)) {
-    MoveList moves;
-    GenerateLegal(pos, moves);
-    uint64_t total = 0;
-    for (const Move& m : moves) total += CountLegalAfter(pos, m);
-    return total;
+  return !v.rules().chain && pos.phase() == Phase::kPlay &&
+         (limit == 0 || pos.ply() + plies < limit);
+}
+
+}  // namespace
+
+uint64_t CountLegalTwoPly(const Position& pos) {
+  if (Bulk(pos, 2)) {
+    const uint64_t n = WithBulkCounter(pos.variant(), [&](const auto& k) {
+      const Side s = pos.side_to_move();
+      const Bitboard own = pos.pieces(s), opp = pos.pieces(Opponent(s)), t = pos.targets(s);
+      return s == Side::kWhite ? k.template TwoPly<Side::kWhite>(own, opp, t)
+                               : k.template TwoPly<Side::kBlack>(own, opp, t);
+    });
+    if (n != kGiveUp) return n;
   }
-  const auto [steps, jumps] = CountRaw(v, s, b);
-  if (steps + jumps == 0) return CountAfterPass(pos);
-  const TwoPlyNode node{v,
-                        g,
-                        s,
-                        b.own,
-                        b.opp,
-                        b.empty,
-                        NeighborsOf(g, b.opp),
-                        r.block == Block::kForbid,
-                        r.steps == Steps::kAny};
-  const Bitboard targets = pos.targets(s);
-  const bool white = s == Side::kWhite;
+  MoveList moves;
+  GenerateLegal(pos, moves);
   uint64_t total = 0;
-  // Each legal move is known by the squares it changes: from and to.
-  auto count = [&](Bitboard from, Bitboard to, bool jump) {
-    const Bitboard moved = from | to;
-    const int n = (b.own ^ moved) == targets ? -1 : node.Child(moved);
-    if (n >= 0) {
-      total += n;
-      return;
-    }
-    const Move m{int8_t(LowestSquare(from)), int8_t(LowestSquare(to)), jump};
-    total += CountLegalAfter(pos, m);
-  };
-  auto steps_in = [&]<Direction d>() {
-    constexpr Direction back = Reverse(d);
-    for (Bitboard t = g.shift<d>(b.own) & b.empty; t; t &= t - 1) {
-      const Bitboard to = t & -t;
-      count(g.shift<back>(to), to, false);
-    }
-  };
-  auto jumps_in = [&]<Direction d>() {
-    constexpr Direction back = Reverse(d);
-    for (Bitboard t = g.shift<d>(g.shift<d>(b.own) & b.jumpable) & b.empty; t; t &= t - 1) {
-      const Bitboard to = t & -t;
-      count(g.shift<back>(g.shift<back>(to)), to, true);
-    }
-  };
-  const bool any_jump_dir = r.jump_dir == JumpDir::kAny;
-  if (white || any_jump_dir) {
-    jumps_in.template operator()<kUpLeft>();
-    jumps_in.template operator()<kUpRight>();
+  for (const Move& m : moves) total += CountLegalAfter(pos, m);
+  return total;
+}
+
+uint64_t CountLegalThreePly(const Position& pos) {
+  if (Bulk(pos, 3)) {
+    const uint64_t n = WithBulkCounter(pos.variant(), [&](const auto& k) {
+      return pos.side_to_move() == Side::kWhite ? k.template ThreePly<Side::kWhite>(pos)
+                                                : k.template ThreePly<Side::kBlack>(pos);
+    });
+    if (n != kGiveUp) return n;
   }
-  if (!white || any_jump_dir) {
-    jumps_in.template operator()<kDownLeft>();
-    jumps_in.template operator()<kDownRight>();
-  }
-  if (r.mandatory_jumps && jumps > 0) return total;
-  const bool any_step_dir = r.steps == Steps::kAny;
-  if (white || any_step_dir) {
-    steps_in.template operator()<kUpLeft>();
-    steps_in.template operator()<kUpRight>();
-  }
-  if (!white || any_step_dir) {
-    steps_in.template operator()<kDownLeft>();
-    steps_in.template operator()<kDownRight>();
+  MoveList moves;
+  GenerateLegal(pos, moves);
+  uint64_t total = 0;
+  for (const Move& m : moves) {
+    Position child = pos;
+    child.Make(m);
+    total += CountLegalTwoPly(child);
   }
   return total;
 }

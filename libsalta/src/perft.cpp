@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <atomic>
 #include <memory>
-#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "salta/movegen.h"
+#include "salta/parallel.h"
 
 namespace salta {
 namespace {
@@ -70,12 +70,15 @@ class PerftTable {
 };
 
 uint64_t Search(Position& pos, int depth, PerftTable* table) {
-  if (depth == 1) return CountLegal(pos);
-  if (depth == 0) return 1;
-  // Bulk counting: the last ply is counted, not played.
-  if (depth == 2) return CountLegalTwoPly(pos);
+  if (depth <= 2) return depth == 2 ? CountLegalTwoPly(pos) : depth == 1 ? CountLegal(pos) : 1;
   uint64_t nodes = 0;
   if (table && table->Probe(pos, depth, nodes)) return nodes;
+  // Bulk counting: the last three plies are counted from the boards.
+  if (depth == 3) {
+    nodes = CountLegalThreePly(pos);
+    if (table) table->Store(pos, depth, nodes);
+    return nodes;
+  }
   MoveList moves;
   GenerateLegal(pos, moves);
   for (const Move& m : moves) {
@@ -85,27 +88,6 @@ uint64_t Search(Position& pos, int depth, PerftTable* table) {
   }
   if (table) table->Store(pos, depth, nodes);
   return nodes;
-}
-
-// A unit of parallel work: a position a few plies below the root.
-struct Task {
-  Position pos;
-  int root;   // index of the root move it descends from
-  int depth;  // plies left to count
-};
-
-void Expand(Position& pos, int root, int plies, int depth, std::vector<Task>& tasks) {
-  if (plies == 0 || depth <= 1) {
-    tasks.push_back({pos, root, depth});
-    return;
-  }
-  MoveList moves;
-  GenerateLegal(pos, moves);
-  for (const Move& m : moves) {
-    const Position::Undo undo = pos.Make(m);
-    Expand(pos, root, plies - 1, depth - 1, tasks);
-    pos.Unmake(m, undo);
-  }
 }
 
 }  // namespace
@@ -123,57 +105,128 @@ uint64_t PerftPlain(Position& pos, int depth) {
   return nodes;
 }
 
-absl::StatusOr<PerftResult> Perft(const Position& root, int depth, const PerftOptions& options) {
+namespace {
+
+absl::Status CheckDepth(int depth) {
   if (depth < 0 || depth > kMaxPerftDepth)
     return absl::InvalidArgumentError(
         absl::StrCat("depth ", depth, " is out of range: use 0 to ", kMaxPerftDepth));
-  if (options.threads < 0)
-    return absl::InvalidArgumentError(
-        absl::StrCat("thread count ", options.threads, " is negative"));
+  return absl::OkStatus();
+}
+
+absl::Status CheckOptions(const PerftOptions& options) {
+  if (options.threads < 0 || options.threads > ThreadPool::kMaxThreads)
+    return absl::InvalidArgumentError(absl::StrCat("thread count ", options.threads,
+                                                   " is out of range: use 0 (every core) to ",
+                                                   ThreadPool::kMaxThreads));
   if (options.hash_mb < 0 || options.hash_mb > (1 << 20))
     return absl::InvalidArgumentError(
         absl::StrCat("hash size ", options.hash_mb, " MB is out of range: use 0 to 1048576"));
-  PerftResult result;
+  return absl::OkStatus();
+}
+
+void Expand(Position& pos, int root, int plies, int depth, std::vector<PerftTask>& tasks) {
+  if (plies == 0 || depth == 0) {
+    tasks.push_back({pos, root, depth});
+    return;
+  }
+  MoveList moves;
+  GenerateLegal(pos, moves);
+  for (const Move& m : moves) {
+    const Position::Undo undo = pos.Make(m);
+    Expand(pos, root, plies - 1, depth - 1, tasks);
+    pos.Unmake(m, undo);
+  }
+}
+
+}  // namespace
+
+int DefaultPerftSplit(int depth) {
+  // About 10^split tasks from the start of the 10x10 game: enough to keep
+  // dozens of threads busy, few enough that listing them costs nothing.
+  return depth >= 8 ? 3 : depth >= 5 ? 2 : 1;
+}
+
+absl::StatusOr<PerftPlan> PlanPerft(const Position& root, int depth, int split) {
+  if (absl::Status s = CheckDepth(depth); !s.ok()) return s;
+  if (split < 0 || split > kMaxPerftDepth)
+    return absl::InvalidArgumentError(absl::StrCat("split ", split, " is out of range: use 1 to ",
+                                                   kMaxPerftDepth, ", or 0 for the default"));
+  PerftPlan plan;
+  plan.depth = depth;
+  plan.split = std::min(split > 0 ? split : DefaultPerftSplit(depth), std::max(depth, 1));
   Position pos = root;
   MoveList moves;
   GenerateLegal(pos, moves);
+  plan.root_moves.assign(moves.begin(), moves.end());
   if (depth == 0) {
-    result.nodes = 1;
-    return result;
+    plan.tasks.push_back({pos, -1, 0});
+    return plan;
   }
-  std::unique_ptr<PerftTable> table;
-  if (options.hash_mb > 0) table = std::make_unique<PerftTable>(options.hash_mb);
-
-  // Split a few plies deep so that threads share the work evenly.
-  const int threads =
-      options.threads > 0 ? options.threads : std::max(1, int(std::thread::hardware_concurrency()));
-  const int split = threads == 1 ? 1 : depth >= 6 ? 3 : 2;
-  std::vector<Task> tasks;
   for (int i = 0; i < moves.size(); ++i) {
     const Position::Undo undo = pos.Make(moves[i]);
-    Expand(pos, i, split - 1, depth - 1, tasks);
+    Expand(pos, i, plan.split - 1, depth - 1, plan.tasks);
     pos.Unmake(moves[i], undo);
   }
-  std::vector<std::atomic<uint64_t>> per_root(moves.size());
-  std::atomic<size_t> next{0}, done{0};
-  auto worker = [&] {
-    for (size_t t; (t = next.fetch_add(1)) < tasks.size();) {
-      Task& task = tasks[t];
-      per_root[task.root] += Search(task.pos, task.depth, table.get());
-      const size_t d = done.fetch_add(1) + 1;
-      if (options.progress) options.progress(double(d) / double(tasks.size()));
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int i = 1; i < threads; ++i) pool.emplace_back(worker);
-  worker();
-  for (std::thread& t : pool) t.join();
+  return plan;
+}
 
-  for (int i = 0; i < moves.size(); ++i) {
+absl::StatusOr<PerftResult> CountPerftShare(const PerftPlan& plan, const PerftShare& share,
+                                            const PerftOptions& options) {
+  if (absl::Status s = CheckOptions(options); !s.ok()) return s;
+  if (share.parts < 1 || share.part < 0 || share.part >= share.parts)
+    return absl::InvalidArgumentError(absl::StrCat("share part ", share.part, " of ", share.parts,
+                                                   " is out of range: use 0 to parts-1"));
+  // The share's tasks, in plan order.
+  std::vector<uint32_t> mine;
+  const uint64_t end = std::min<uint64_t>(share.end, plan.tasks.size());
+  for (uint64_t i = share.begin; i < end; ++i)
+    if (i % uint64_t(share.parts) == uint64_t(share.part)) mine.push_back(uint32_t(i));
+
+  std::unique_ptr<PerftTable> table;
+  if (options.hash_mb > 0 && !mine.empty()) table = std::make_unique<PerftTable>(options.hash_mb);
+  const int threads = std::max<int>(
+      1,
+      std::min<size_t>(options.threads > 0 ? options.threads : ThreadPool::Cores(), mine.size()));
+  absl::StatusOr<std::unique_ptr<ThreadPool>> pool = ThreadPool::Make(threads);
+  if (!pool.ok()) return pool.status();
+
+  // Each task adds to its root move's count once, when it is done; a worker
+  // counts on its own copy of the task's position (on its own stack), so no
+  // two workers ever write to the same cache line while they count.
+  std::vector<std::atomic<uint64_t>> per_root(plan.root_moves.size());
+  std::atomic<uint64_t> root_nodes{0};
+  std::atomic<size_t> done{0};
+  (*pool)->Run(0, mine.size(), 1, [&](uint64_t lo, uint64_t hi, int) {
+    for (uint64_t i = lo; i < hi; ++i) {
+      const PerftTask& task = plan.tasks[mine[i]];
+      Position pos = task.pos;
+      const uint64_t n = Search(pos, task.depth, table.get());
+      (task.root >= 0 ? per_root[task.root] : root_nodes).fetch_add(n, std::memory_order_relaxed);
+      const size_t d = done.fetch_add(1, std::memory_order_relaxed) + 1;
+      if (options.progress) options.progress(double(d) / double(mine.size()));
+    }
+  });
+
+  PerftResult result;
+  result.nodes = root_nodes.load();
+  for (size_t i = 0; i < plan.root_moves.size(); ++i) {
     const uint64_t n = per_root[i].load();
     result.nodes += n;
-    if (options.divide) result.divide.emplace_back(moves[i], n);
+    result.divide.emplace_back(plan.root_moves[i], n);
   }
+  return result;
+}
+
+absl::StatusOr<PerftResult> Perft(const Position& root, int depth, const PerftOptions& options) {
+  if (absl::Status s = CheckDepth(depth); !s.ok()) return s;
+  if (absl::Status s = CheckOptions(options); !s.ok()) return s;
+  // One thread gains nothing from a deeper split.
+  const int split = options.threads == 1 ? 1 : DefaultPerftSplit(depth);
+  absl::StatusOr<PerftPlan> plan = PlanPerft(root, depth, split);
+  if (!plan.ok()) return plan.status();
+  absl::StatusOr<PerftResult> result = CountPerftShare(*plan, PerftShare{}, options);
+  if (result.ok() && !options.divide) result->divide.clear();
   return result;
 }
 

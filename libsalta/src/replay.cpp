@@ -202,6 +202,7 @@ class Replayer {
       return false;
     }
     report_.final_position.emplace(*pos);
+    if (options_.keep_moves) report_.start.emplace(*pos);
     return true;
   }
 
@@ -287,6 +288,7 @@ class Replayer {
       // A jump owed since the side's previous move is settled by this one.
       if (owed[int(side)] != ply) owed[int(side)] = 0;
       pos.Make(move);
+      if (options_.keep_moves) report_.moves.push_back(move);
       ++report_.plies;
       if (side == Side::kBlack) ++number;
       number_ = number;

@@ -24,6 +24,8 @@ absl::StatusOr<const Variant*> MakeVariant(absl::string_view preset,
 // move, its ply in the game (pos.ply() + 1), its move number, the side, its
 // place in the list and why. pos is left after the last legal move.
 absl::Status PlayMoves(Position& pos, absl::string_view moves);
+// The same, and appends each move played to `played`.
+absl::Status PlayMoves(Position& pos, absl::string_view moves, std::vector<Move>& played);
 
 enum class EndReason {
   kNone,       // in play

@@ -21,8 +21,11 @@ void GenerateLegal(const Position& pos, MoveList& moves);
 int CountLegal(const Position& pos);
 // CountLegal of the position after the legal move m, mostly without making it.
 int CountLegalAfter(const Position& pos, Move m);
-// The number of legal two-move sequences (perft 2), the bulk of perft's work.
+// The number of legal two-move sequences (perft 2), and of three-move ones
+// (perft 3): the bulk of perft's work, counted from the boards where the
+// position allows (movegen.cpp says when) and the general way elsewhere.
 uint64_t CountLegalTwoPly(const Position& pos);
+uint64_t CountLegalThreePly(const Position& pos);
 // The set M of side s, as if s were to move: steps and jumps, no filter.
 void GenerateRaw(const Position& pos, Side s, MoveList& moves);
 // Whether side s has any step or jump in the position (M is not empty).

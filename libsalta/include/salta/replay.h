@@ -24,6 +24,9 @@ struct ReplayOptions {
   // The over-the-board custom ("Salta!"): a missed jump is a warning, and the
   // same side must jump on its next move if it can; by default it is an error.
   bool lenient = false;
+  // Keep the moves as played (ReplayReport::start and moves), for callers
+  // that show the game ply by ply.
+  bool keep_moves = false;
 };
 
 // An error or a warning, and where it is.
@@ -52,6 +55,11 @@ struct ReplayReport {
   std::vector<ReplayIssue> warnings;
   // The position after the last legal move (absent when the game could not be set up).
   std::optional<Position> final_position;
+  // With ReplayOptions::keep_moves: the position before the first move and
+  // the moves replayed legally (a missed jump under `lenient` as the step it
+  // was), so that start and moves give final_position.
+  std::optional<Position> start;
+  std::vector<Move> moves;
 };
 
 ReplayReport ReplayGame(const ParsedGame& game, const ReplayOptions& options);

@@ -36,11 +36,10 @@ bool AbortedCreate(const std::string& dir) {
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
-    const bool bookkeeping = name == "LOCK" || name == "IDENTITY" || name == "CURRENT" ||
-                             name.rfind("LOG", 0) == 0 || name.rfind("MANIFEST-", 0) == 0 ||
-                             name.rfind("OPTIONS-", 0) == 0 ||
-                             (name.size() > 4 && name.substr(name.size() - 4) == ".log" &&
-                              entry.file_size(ec) == 0);
+    const bool bookkeeping =
+        name == "LOCK" || name == "IDENTITY" || name == "CURRENT" || name.rfind("LOG", 0) == 0 ||
+        name.rfind("MANIFEST-", 0) == 0 || name.rfind("OPTIONS-", 0) == 0 ||
+        (name.size() > 4 && name.substr(name.size() - 4) == ".log" && entry.file_size(ec) == 0);
     if (!bookkeeping) return false;
   }
   return !ec;
@@ -189,7 +188,7 @@ absl::StatusOr<BuildReport> Build(const TableClass& cls, const std::string& dir,
   r.set_progress(report_progress);
 
   // A checkpoint of every process at the same level, or a fresh start.
-  CheckpointHeader header{cls.ToString(), rank, processes, r.slice()};
+  CheckpointHeader header{cls.ToString(), rank, processes, r.values().size()};
   const std::string checkpoint = CheckpointPath(dir, rank, processes);
   uint64_t have[2] = {0, 0};
   bool done = false;
@@ -239,6 +238,10 @@ absl::StatusOr<BuildReport> Build(const TableClass& cls, const std::string& dir,
   uint64_t total_resolved[1] = {r.resolved()};
   if (absl::Status s = cluster.SumAll(total_resolved); !s.ok()) return s;
   resolved_before = total_resolved[0];
+  // The time left, modelled: a level costs a scan of the positions plus a share
+  // per position it propagates from, and toward the end the levels shrink
+  // about geometrically (the ratio averaged over recent levels).
+  double scan_seconds = -1, per_position = 0, ratio = 0.9;
   uint64_t previous_new = 0;
   while (!done) {
     progress.level = r.level();
@@ -246,13 +249,17 @@ absl::StatusOr<BuildReport> Build(const TableClass& cls, const std::string& dir,
     absl::StatusOr<bool> more = r.Step();
     if (!more.ok()) return more.status();
     resolved_before += r.last_new();
-    // The levels shrink roughly geometrically toward the end: extrapolate.
     const double level_seconds = Since(level_start);
-    if (previous_new > 0 && r.last_new() < previous_new) {
-      const double ratio = std::min(0.95, double(r.last_new()) / double(previous_new));
-      const double levels_left =
-          r.last_new() > 0 ? std::log(double(r.last_new())) / -std::log(ratio) : 0;
-      estimate = level_seconds * ratio / (1 - ratio) + 0.05 * level_seconds * levels_left;
+    if (scan_seconds < 0 || level_seconds < scan_seconds) scan_seconds = level_seconds;
+    if (previous_new > 0) {
+      per_position = std::max(0.0, level_seconds - scan_seconds) / double(previous_new);
+      const double r_now = std::clamp(double(r.last_new()) / double(previous_new), 0.5, 0.97);
+      ratio = 0.7 * ratio + 0.3 * r_now;
+    }
+    if (r.last_new() > 0 && r.last_new() < previous_new) {
+      const double levels_left = std::ceil(std::log(double(r.last_new())) / -std::log(ratio));
+      estimate = scan_seconds * levels_left + per_position * double(r.last_new()) / (1 - ratio) +
+                 1e-8 * double(cls.size());  // writing
     }
     previous_new = r.last_new();
     done = !*more;
@@ -263,11 +270,11 @@ absl::StatusOr<BuildReport> Build(const TableClass& cls, const std::string& dir,
   // The table: every process writes its blocks, the first ingests them all.
   progress.stage = BuildProgress::kWrite;
   report_progress(0, 1);
-  Tally tally = TallyOf(r.slice().begin, r.values(), **pool);
+  Tally tally = TallyOf(partition, rank, r.values(), **pool);
   if (absl::Status s = CombineTallies(cluster, tally); !s.ok()) return s;
   const int code_bytes = tally.max_code > 0xFF ? 2 : 1;
   const std::string blocks = BlockFilePath(dir, rank, processes);
-  if (absl::Status s = cluster.Agree(WriteBlocks(blocks, r.slice().begin, r.values(), code_bytes));
+  if (absl::Status s = cluster.Agree(WriteBlocks(blocks, partition, rank, r.values(), code_bytes));
       !s.ok())
     return s;
   absl::Status completed;

@@ -50,10 +50,13 @@ uint64_t Checksum(absl::string_view header, std::span<const Code> values,
 }
 
 std::string HeaderText(const CheckpointHeader& h) {
-  return nlohmann::ordered_json{{"class", h.class_text},    {"rank", h.rank},
-                                {"processes", h.processes}, {"begin", h.slice.begin},
-                                {"end", h.slice.end},       {"level", h.level},
-                                {"resolved", h.resolved},   {"done", h.done}}
+  return nlohmann::ordered_json{{"class", h.class_text},
+                                {"rank", h.rank},
+                                {"processes", h.processes},
+                                {"positions", h.positions},
+                                {"level", h.level},
+                                {"resolved", h.resolved},
+                                {"done", h.done}}
       .dump();
 }
 
@@ -129,7 +132,7 @@ absl::StatusOr<std::optional<CheckpointHeader>> LoadCheckpoint(const std::string
     h.class_text = j.at("class").get<std::string>();
     h.rank = j.at("rank").get<int>();
     h.processes = j.at("processes").get<int>();
-    h.slice = {j.at("begin").get<uint64_t>(), j.at("end").get<uint64_t>()};
+    h.positions = j.at("positions").get<uint64_t>();
     h.level = j.at("level").get<int>();
     h.resolved = j.at("resolved").get<uint64_t>();
     h.done = j.at("done").get<bool>();
@@ -137,7 +140,7 @@ absl::StatusOr<std::optional<CheckpointHeader>> LoadCheckpoint(const std::string
     why = "the checkpoint is damaged (bad header)";
     return std::nullopt;
   }
-  if (!h.SameRun(expected) || values.size() != h.slice.size() || counts.size() != h.slice.size()) {
+  if (!h.SameRun(expected) || values.size() != h.positions || counts.size() != h.positions) {
     why = "the checkpoint is of another build";
     return std::nullopt;
   }

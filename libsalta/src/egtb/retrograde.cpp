@@ -26,24 +26,15 @@ struct alignas(64) WorkerState {
 
 }  // namespace
 
-Partition::Partition(uint64_t size, int parts, uint64_t align) : size_(size), parts_(parts) {
-  const uint64_t per = (size + parts - 1) / parts;
-  step_ = std::max<uint64_t>(align, (per + align - 1) / align * align);
-}
-
-Slice Partition::slice(int r) const {
-  return {std::min(size_, uint64_t(r) * step_), std::min(size_, uint64_t(r + 1) * step_)};
-}
-
 Retrograde::Retrograde(const TableClass& cls, const Partition& partition, Cluster& cluster,
                        ThreadPool& pool)
     : cls_(cls),
       partition_(partition),
       cluster_(cluster),
       pool_(pool),
-      slice_(partition.slice(cluster.rank())),
-      values_(slice_.size(), kDraw),
-      counts_(slice_.size(), 0) {}
+      rank_(cluster.rank()),
+      values_(partition.size(rank_), kDraw),
+      counts_(partition.size(rank_), 0) {}
 
 absl::StatusOr<std::unique_ptr<Retrograde>> Retrograde::Make(const TableClass& cls,
                                                              const Partition& partition,
@@ -51,7 +42,7 @@ absl::StatusOr<std::unique_ptr<Retrograde>> Retrograde::Make(const TableClass& c
   try {
     return std::unique_ptr<Retrograde>(new Retrograde(cls, partition, cluster, pool));
   } catch (const std::bad_alloc&) {
-    const uint64_t bytes = partition.slice(cluster.rank()).size() * BytesPerPosition();
+    const uint64_t bytes = partition.size(cluster.rank()) * BytesPerPosition();
     return absl::ResourceExhaustedError(
         absl::StrCat("cannot allocate ", (bytes >> 20) + 1, " MB for the table's arrays"));
   }
@@ -65,14 +56,14 @@ void Retrograde::Scanned(uint64_t n, uint64_t total) {
 absl::Status Retrograde::Initialize() {
   std::vector<WorkerState> workers(pool_.threads());
   scanned_ = 0;
-  pool_.Run(slice_.begin, slice_.end, kGrain, [&](uint64_t lo, uint64_t hi, int w) {
-    Scanned(hi - lo, slice_.size());
+  pool_.Run(0, values_.size(), kGrain, [&](uint64_t lo, uint64_t hi, int w) {
+    Scanned(hi - lo, values_.size());
     WorkerState& ws = workers[w];
-    for (uint64_t i = lo; i < hi; ++i) {
-      const Position p = cls_.At(i);
+    for (uint64_t l = lo; l < hi; ++l) {
+      const Position p = cls_.At(partition_.global(rank_, l));
       const GameStatus st = StatusOf(p);
-      Code& value = values_[i - slice_.begin];
-      uint8_t& count = counts_[i - slice_.begin];
+      Code& value = values_[l];
+      uint8_t& count = counts_[l];
       value = kDraw;
       count = 0;
       if (st.over()) {
@@ -106,7 +97,7 @@ absl::Status Retrograde::Initialize() {
 }
 
 bool Retrograde::Apply(uint64_t update, int level) {
-  const uint64_t local = (update >> 1) - slice_.begin;
+  const uint64_t local = partition_.local(update >> 1);
   std::atomic_ref<Code> value(values_[local]);
   Code expected = kDraw;
   if (update & 1)  // a move to a loss: a win one ply later
@@ -129,24 +120,40 @@ absl::StatusOr<bool> Retrograde::Step() {
   for (WorkerState& ws : workers) ws.remote.resize(processes);
 
   auto scan = [&](uint64_t lo, uint64_t hi, int w) {
-    Scanned(hi - lo, slice_.size());
+    Scanned(hi - lo, values_.size());
     WorkerState& ws = workers[w];
     MoveList unmoves;
-    for (uint64_t i = lo; i < hi; ++i) {
+    for (uint64_t l = lo; l < hi; ++l) {
       // Other workers may resolve this slot for the next level meanwhile.
-      const Code c =
-          std::atomic_ref<Code>(values_[i - slice_.begin]).load(std::memory_order_relaxed);
+      const Code c = std::atomic_ref<Code>(values_[l]).load(std::memory_order_relaxed);
       if (c != win && c != loss) continue;
       const uint64_t kind = c == loss;  // parents of a loss win
-      const Position p = cls_.At(i);
+      const Position p = cls_.At(partition_.global(rank_, l));
+      // The squares by slot: predecessors are numbered before they are made,
+      // and one already resolved needs neither making nor the legality test.
+      int8_t squares[PlacementIndex::kMaxPieces];
+      for (int s = 0; s < cls_.num_pieces(); ++s) squares[s] = int8_t(p.square_of(cls_.piece(s)));
+      const Side before = Opponent(p.side_to_move());
       GenerateUnmoves(p, unmoves);
       for (const Move& m : unmoves) {
+        uint64_t j;
+        if (m.is_pass()) {
+          j = cls_.Index(squares, before);
+        } else {
+          const int s = cls_.slot(p.piece_on(m.to));
+          squares[s] = int8_t(m.from);
+          j = cls_.Index(squares, before);
+          squares[s] = int8_t(m.to);
+        }
+        const int owner = partition_.owner(j);
+        if (owner == me &&
+            std::atomic_ref<Code>(values_[partition_.local(j)]).load(std::memory_order_relaxed) !=
+                kDraw)
+          continue;
         Position q = p;
         q.Unplay(m);
         if (q.over() || !IsLegal(q, m)) continue;
-        const uint64_t j = cls_.Index(q);
         const uint64_t update = j << 1 | kind;
-        const int owner = partition_.owner(j);
         if (owner == me)
           ws.resolved += Apply(update, level);
         else
@@ -155,17 +162,17 @@ absl::StatusOr<bool> Retrograde::Step() {
     }
   };
 
-  // With several processes the slice is scanned in rounds, the same number
-  // on every process, each followed by an exchange of the updates for
+  // With several processes the positions are scanned in rounds, the same
+  // number on every process, each followed by an exchange of the updates for
   // positions others own: the buffers stay bounded whatever the level.
   uint64_t largest = 0;
-  for (int r = 0; r < processes; ++r) largest = std::max(largest, partition_.slice(r).size());
+  for (int r = 0; r < processes; ++r) largest = std::max(largest, partition_.size(r));
   const uint64_t round = processes == 1 ? std::max<uint64_t>(largest, 1) : kRoundPositions;
   const uint64_t rounds = std::max<uint64_t>(1, (largest + round - 1) / round);
   scanned_ = 0;
   for (uint64_t k = 0; k < rounds; ++k) {
-    const uint64_t lo = std::min(slice_.end, slice_.begin + k * round);
-    const uint64_t hi = std::min(slice_.end, lo + round);
+    const uint64_t lo = std::min<uint64_t>(values_.size(), k * round);
+    const uint64_t hi = std::min<uint64_t>(values_.size(), lo + round);
     pool_.Run(lo, hi, kGrain, scan);
     if (processes == 1) continue;
     std::vector<std::vector<uint64_t>> out(processes);

@@ -78,14 +78,18 @@ uint64_t PositionHash(uint64_t index, Code code) {
   return Mix(index << 16 | code);
 }
 
-Tally TallyOf(uint64_t begin, std::span<const Code> values, ThreadPool& pool) {
+namespace {
+
+// The tally of values[k] at index_of(k), in parallel.
+template <typename IndexOf>
+Tally TallyWith(std::span<const Code> values, ThreadPool& pool, IndexOf index_of) {
   std::mutex mutex;
   Tally total;
   pool.Run(0, values.size(), 1 << 16, [&](uint64_t lo, uint64_t hi, int) {
     Tally t;
     for (uint64_t k = lo; k < hi; ++k) {
       const Code c = values[k];
-      const uint64_t index = begin + k;
+      const uint64_t index = index_of(k);
       ++t.positions;
       t.checksum += PositionHash(index, c);
       t.max_code = std::max(t.max_code, c);
@@ -107,6 +111,17 @@ Tally TallyOf(uint64_t begin, std::span<const Code> values, ThreadPool& pool) {
   return total;
 }
 
+}  // namespace
+
+Tally TallyOf(uint64_t begin, std::span<const Code> values, ThreadPool& pool) {
+  return TallyWith(values, pool, [begin](uint64_t k) { return begin + k; });
+}
+
+Tally TallyOf(const Partition& partition, int rank, std::span<const Code> values,
+              ThreadPool& pool) {
+  return TallyWith(values, pool, [&](uint64_t k) { return partition.global(rank, k); });
+}
+
 TableMeta MetaOf(const TableClass& cls) {
   const Geometry& g = cls.variant().geometry();
   return TableMeta{std::string(kKind), kFormatVersion,
@@ -115,15 +130,18 @@ TableMeta MetaOf(const TableClass& cls) {
                    absl::StrCat(cls.material().ToString(), "; blocks of ", kBlockPositions)};
 }
 
-absl::Status WriteBlocks(const std::string& path, uint64_t begin, std::span<const Code> values,
-                         int code_bytes) {
+namespace {
+
+// Writes the blocks values[k * B ...] as block first_block(k), in
+// increasing block order.
+template <typename BlockOf>
+absl::Status WriteBlocksWith(const std::string& path, std::span<const Code> values, int code_bytes,
+                             BlockOf block_of) {
   if (values.empty()) return absl::OkStatus();  // a process that owns no position
-  if (begin % kBlockPositions != 0)
-    return absl::InternalError("a slice of blocks must start at a block boundary");
   absl::StatusOr<std::unique_ptr<TableFile>> file = TableFile::Create(path);
   if (!file.ok()) return file.status();
   for (uint64_t k = 0; k < values.size(); k += kBlockPositions) {
-    const uint64_t block = (begin + k) / kBlockPositions;
+    const uint64_t block = block_of(k / kBlockPositions);
     const std::string payload = EncodeCodes(
         values.subspan(k, std::min<uint64_t>(kBlockPositions, values.size() - k)), code_bytes);
     std::string value = EncodeValue(BlockChecksum(block, payload));
@@ -131,6 +149,24 @@ absl::Status WriteBlocks(const std::string& path, uint64_t begin, std::span<cons
     if (absl::Status s = (*file)->Add(BlockKey(block), value); !s.ok()) return s;
   }
   return (*file)->Finish();
+}
+
+}  // namespace
+
+absl::Status WriteBlocks(const std::string& path, uint64_t begin, std::span<const Code> values,
+                         int code_bytes) {
+  if (begin % kBlockPositions != 0)
+    return absl::InternalError("a run of blocks must start at a block boundary");
+  return WriteBlocksWith(path, values, code_bytes,
+                         [&](uint64_t k) { return begin / kBlockPositions + k; });
+}
+
+absl::Status WriteBlocks(const std::string& path, const Partition& partition, int rank,
+                         std::span<const Code> values, int code_bytes) {
+  if (partition.block() != kBlockPositions)
+    return absl::InternalError("a partition's blocks must be the table's blocks");
+  return WriteBlocksWith(path, values, code_bytes,
+                         [&](uint64_t k) { return k * partition.parts() + rank; });
 }
 
 absl::Status CompleteTable(Table& table, const std::vector<std::string>& block_files,

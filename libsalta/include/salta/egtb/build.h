@@ -1,7 +1,7 @@
 // Building an endgame table: the retrograde analysis of a class
 // (retrograde.h) with checkpoints (checkpoint.h), stored in one RocksDB
 // directory (storage.h). The same call serves a single process and every
-// process of a distributed run (salta/cluster.h): each owns a slice of the
+// process of a distributed run (salta/cluster.h): each owns a share of the
 // index, and the table ends identical either way.
 //
 // The directory decides what a build does: none or empty, a new build; a

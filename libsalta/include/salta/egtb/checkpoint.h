@@ -1,4 +1,4 @@
-// A build's checkpoint: the retrograde state of one process's slice saved at
+// A build's checkpoint: the retrograde state of one process's positions saved at
 // the end of a level, so that a build killed at any moment (kill -9, a power
 // cut) resumes from there and ends with the identical table. The file is
 // written beside the table under a temporary name, synced, then renamed over
@@ -20,14 +20,14 @@ namespace salta::egtb {
 struct CheckpointHeader {
   std::string class_text;  // TableClass::ToString of the class
   int rank = 0, processes = 1;
-  Slice slice;
-  int level = 0;          // the next level to propagate
-  uint64_t resolved = 0;  // positions of the slice resolved
-  bool done = false;      // the last level is done; only writing is left
+  uint64_t positions = 0;  // the positions this process owns
+  int level = 0;           // the next level to propagate
+  uint64_t resolved = 0;   // of them, resolved
+  bool done = false;       // the last level is done; only writing is left
 
   bool SameRun(const CheckpointHeader& o) const {
     return class_text == o.class_text && rank == o.rank && processes == o.processes &&
-           slice.begin == o.slice.begin && slice.end == o.slice.end;
+           positions == o.positions;
   }
 };
 
@@ -38,7 +38,7 @@ absl::Status SaveCheckpoint(const std::string& path, const CheckpointHeader& hea
                             std::span<const Code> values, std::span<const uint8_t> counts);
 
 // Loads the checkpoint at path into values and counts if it is whole and of
-// the same run as `expected` (class, process and slice); returns its header,
+// the same run as `expected` (class, process and its positions); returns its header,
 // or nullopt when there is none or it does not fit (with the reason in
 // `why`). An error only for a file that cannot be read at all.
 absl::StatusOr<std::optional<CheckpointHeader>> LoadCheckpoint(const std::string& path,

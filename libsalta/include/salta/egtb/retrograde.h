@@ -1,5 +1,5 @@
-// Retrograde analysis of a class, level by level, over the slice of the
-// position index that this process owns (all of it in a one-process run).
+// Retrograde analysis of a class, level by level, over the positions this
+// process owns (all of them in a one-process run; see Partition).
 //
 // Level 0 is the finished games. Level n+1 comes from level n: a position
 // with a move to a loss in n is a win in n+1; a position all of whose moves
@@ -22,38 +22,20 @@
 
 #include "absl/status/statusor.h"
 #include "salta/cluster.h"
+#include "salta/egtb/partition.h"
 #include "salta/egtb/table_class.h"
 #include "salta/egtb/value.h"
 #include "salta/parallel.h"
 
 namespace salta::egtb {
 
-// The part of the index a process owns: [begin, end).
-struct Slice {
-  uint64_t begin = 0, end = 0;
-  uint64_t size() const { return end - begin; }
-};
-
-// Cuts [0, size) into `parts` slices at multiples of `align`, as evenly as
-// that allows; slice r belongs to process r.
-class Partition {
- public:
-  Partition(uint64_t size, int parts, uint64_t align);
-  int parts() const { return parts_; }
-  Slice slice(int r) const;
-  int owner(uint64_t index) const { return int(index / step_); }
-
- private:
-  uint64_t size_, step_;
-  int parts_;
-};
-
 class Retrograde {
  public:
-  // The memory the arrays of a slice need, in bytes.
+  // The memory the arrays need, in bytes per position.
   static uint64_t BytesPerPosition() { return sizeof(Code) + sizeof(uint8_t); }
 
-  // The arrays for this process's slice; an error if the memory cannot be had.
+  // The arrays for this process's positions; an error if the memory cannot
+  // be had.
   static absl::StatusOr<std::unique_ptr<Retrograde>> Make(const TableClass& cls,
                                                           const Partition& partition,
                                                           Cluster& cluster, ThreadPool& pool);
@@ -72,11 +54,13 @@ class Retrograde {
 
   // The level whose positions the next Step propagates from.
   int level() const { return level_; }
-  // Positions of this slice resolved so far.
+  // Positions of this process resolved so far.
   uint64_t resolved() const { return resolved_; }
   // Positions resolved by the last Step on every process.
   uint64_t last_new() const { return last_new_; }
-  const Slice& slice() const { return slice_; }
+  const Partition& partition() const { return partition_; }
+  int rank() const { return rank_; }
+  // The codes of this process's positions, in local order.
   std::span<const Code> values() const { return values_; }
 
   // For checkpoints: the whole state, and its restoration.
@@ -98,7 +82,7 @@ class Retrograde {
   Partition partition_;
   Cluster& cluster_;
   ThreadPool& pool_;
-  Slice slice_;
+  int rank_;
   std::vector<Code> values_;
   std::vector<uint8_t> counts_;
   int level_ = 0;

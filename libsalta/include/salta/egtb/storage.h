@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "salta/egtb/partition.h"
 #include "salta/egtb/table_class.h"
 #include "salta/egtb/value.h"
 #include "salta/parallel.h"
@@ -47,6 +48,8 @@ struct Tally {
 uint64_t PositionHash(uint64_t index, Code code);
 // The tally of values[k] at index begin + k.
 Tally TallyOf(uint64_t begin, std::span<const Code> values, ThreadPool& pool);
+// The tally of process `rank`'s positions, values in its local order.
+Tally TallyOf(const Partition& partition, int rank, std::span<const Code> values, ThreadPool& pool);
 // The metadata a table of the class has.
 TableMeta MetaOf(const TableClass& cls);
 
@@ -54,6 +57,9 @@ TableMeta MetaOf(const TableClass& cls);
 // multiple of kBlockPositions) into a table file at path.
 absl::Status WriteBlocks(const std::string& path, uint64_t begin, std::span<const Code> values,
                          int code_bytes);
+// The same for process `rank`'s blocks, values in its local order.
+absl::Status WriteBlocks(const std::string& path, const Partition& partition, int rank,
+                         std::span<const Code> values, int code_bytes);
 
 // Completes the table at dir (created with MetaOf, see build.h): ingests the
 // block files, writes the info entry and the completion record.

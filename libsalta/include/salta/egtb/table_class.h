@@ -10,6 +10,7 @@
 // to move together makes neighbouring values alike, which compresses.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -60,8 +61,14 @@ class TableClass {
   uint64_t Index(const Position& pos) const {
     int8_t squares[PlacementIndex::kMaxPieces];
     for (int i = 0; i < num_pieces(); ++i) squares[i] = int8_t(pos.square_of(pieces_[i]));
-    return uint64_t(pos.side_to_move()) * placements_.size() + placements_.Rank(squares);
+    return Index(squares, pos.side_to_move());
   }
+  // The index of the placement squares[slot] with `side` to move.
+  uint64_t Index(const int8_t* squares, Side side) const {
+    return uint64_t(side) * placements_.size() + placements_.Rank(squares);
+  }
+  // The slot of a piece of the class.
+  int slot(PieceId p) const { return slot_[p]; }
   // The position of an index below size(), at ply 0.
   Position At(uint64_t index) const;
   // The class's pieces on their start squares, White to move.
@@ -72,12 +79,16 @@ class TableClass {
 
  private:
   TableClass(const Variant& v, Material m, std::vector<PieceId> pieces, PlacementIndex index)
-      : variant_(&v), material_(std::move(m)), pieces_(std::move(pieces)), placements_(index) {}
+      : variant_(&v), material_(std::move(m)), pieces_(std::move(pieces)), placements_(index) {
+    slot_.fill(-1);
+    for (int i = 0; i < num_pieces(); ++i) slot_[pieces_[i]] = int8_t(i);
+  }
 
   const Variant* variant_;
   Material material_;
   std::vector<PieceId> pieces_;  // slot order
   PlacementIndex placements_;
+  std::array<int8_t, kMaxPieces> slot_;
 };
 
 }  // namespace salta::egtb
