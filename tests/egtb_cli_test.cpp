@@ -117,6 +117,21 @@ std::string Describe(const ToolRun& r) {
   return absl::StrCat("exit ", r.status, "\nstdout: ", r.out, "\nstderr: ", r.err);
 }
 
+// What a failed run prints on stdout: nothing, or with --json one line, the
+// error as a JSON object ({"error": ..., "exit_status": ...}; docs).
+::testing::AssertionResult NoResult(const ToolRun& r, bool json_flag) {
+  if (!json_flag) {
+    if (r.out.empty()) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "stdout not empty: " << r.out;
+  }
+  const json j = json::parse(r.out, nullptr, false);
+  if (r.out.empty() || r.out.back() != '\n' || r.out.find('\n') != r.out.size() - 1 ||
+      !j.is_object() || !j.contains("error") || !j["error"].is_string() ||
+      j.value("exit_status", -1) != r.status || j.contains("value"))
+    return ::testing::AssertionFailure() << "not one JSON error line: " << r.out;
+  return ::testing::AssertionSuccess();
+}
+
 json ParseJson(const std::string& text) {
   json j = json::parse(text, nullptr, false);
   EXPECT_FALSE(j.is_discarded()) << "not JSON: " << text;
@@ -502,7 +517,7 @@ TEST(EgtbCli, RefusesMoveLimitsMemoryAndBadClasses) {
                       " --board 6 --rows 1 --white S1 --black S1 --rule move-limit=120");
   EXPECT_EQ(r.status, 2) << Describe(r);
   EXPECT_TRUE(absl::StrContains(r.err, "move limit")) << r.err;
-  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_TRUE(NoResult(r, false));
   EXPECT_FALSE(fs::exists(db) && !fs::is_empty(db)) << "a refused build left files";
 
   // 6x6, one row, every piece: 26.7 million positions, far more than 1 MB.
@@ -554,7 +569,7 @@ TEST(EgtbCli, ProbeOfAPositionOutsideTheClassSaysWhy) {
       const ToolRun r =
           RunTool("probe --db " + Quote(db) + json_flag + " --position " + Quote(c.position));
       EXPECT_EQ(r.status, 2) << c.position << ": " << Describe(r);
-      EXPECT_TRUE(r.out.empty()) << c.position << ": " << r.out;
+      EXPECT_TRUE(NoResult(r, *json_flag != '\0')) << c.position;
       EXPECT_FALSE(r.err.empty()) << c.position;
       EXPECT_TRUE(absl::StrContains(r.err, c.why)) << c.position << ": " << r.err;
     }
@@ -598,14 +613,14 @@ void ExpectRefused(const std::string& db, const std::string& what, const std::st
   const ToolRun probe =
       RunTool("probe --json --db " + Quote(db) + " --position " + Quote(position));
   EXPECT_EQ(probe.status, 2) << Describe(probe);
-  EXPECT_TRUE(probe.out.empty()) << probe.out;
+  EXPECT_TRUE(NoResult(probe, true));
   EXPECT_FALSE(probe.err.empty());
   const ToolRun batch = RunTool("probe --db " + Quote(db) + " -", position + "\n");
   EXPECT_EQ(batch.status, 2) << Describe(batch);
   EXPECT_FALSE(absl::StrContains(batch.out, "\"value\"")) << batch.out;
   const ToolRun info = RunTool("info --json --db " + Quote(db));
   EXPECT_EQ(info.status, 2) << Describe(info);
-  EXPECT_TRUE(info.out.empty()) << info.out;
+  EXPECT_TRUE(NoResult(info, true));
   EXPECT_FALSE(info.err.empty());
   const ToolRun verify = RunTool("verify --db " + Quote(db));
   EXPECT_EQ(verify.status, 1) << Describe(verify);

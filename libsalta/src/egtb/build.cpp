@@ -39,6 +39,8 @@ bool AbortedCreate(const std::string& dir) {
     const bool bookkeeping =
         name == "LOCK" || name == "IDENTITY" || name == "CURRENT" || name.rfind("LOG", 0) == 0 ||
         name.rfind("MANIFEST-", 0) == 0 || name.rfind("OPTIONS-", 0) == 0 ||
+        // the temporary of CURRENT, written before its rename
+        (name.size() > 6 && name.substr(name.size() - 6) == ".dbtmp") ||
         (name.size() > 4 && name.substr(name.size() - 4) == ".log" && entry.file_size(ec) == 0);
     if (!bookkeeping) return false;
   }
@@ -155,6 +157,9 @@ absl::StatusOr<BuildReport> Build(const TableClass& cls, const std::string& dir,
       absl::StatusOr<std::unique_ptr<EndgameTable>> t = EndgameTable::Open(dir);
       opened = t.status();
       if (t.ok()) report.tally = (*t)->tally();
+      // A run that failed after the table was complete (in its last
+      // exchange) left its checkpoints: they are of no more use.
+      if (t.ok()) RemoveCheckpoints(dir);
     }
     if (absl::Status s = cluster.Agree(opened); !s.ok()) return s;
     report.already_built = true;

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -65,6 +66,14 @@ std::string HeaderText(const CheckpointHeader& h) {
 std::string CheckpointPath(const std::string& dir, int rank, int processes) {
   return (std::filesystem::path(dir) / absl::StrCat("checkpoint-", rank, "-of-", processes))
       .string();
+}
+
+void RemoveCheckpoints(const std::string& dir) {
+  std::error_code ec;
+  std::vector<std::filesystem::path> found;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+    if (e.path().filename().string().rfind("checkpoint-", 0) == 0) found.push_back(e.path());
+  for (const auto& path : found) std::filesystem::remove(path, ec);
 }
 
 absl::Status SaveCheckpoint(const std::string& path, const CheckpointHeader& header,

@@ -1,6 +1,7 @@
 #include "salta/egtb/verify.h"
 
 #include <atomic>
+#include <filesystem>
 #include <mutex>
 #include <vector>
 
@@ -49,6 +50,23 @@ std::string CodeText(Code c) {
 
 }  // namespace
 
+namespace {
+
+// Whether dir holds any of the files of a RocksDB database: a table that is
+// damaged, not a directory that never was one.
+bool HoldsDatabaseFiles(const std::string& dir) {
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name == "CURRENT" || name == "IDENTITY" || name.rfind("MANIFEST-", 0) == 0 ||
+        (name.size() > 4 && name.substr(name.size() - 4) == ".sst"))
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 absl::StatusOr<VerifyReport> Verify(const std::string& dir, ThreadPool& pool,
                                     const std::function<void(double)>& progress) {
   VerifyReport report;
@@ -57,6 +75,8 @@ absl::StatusOr<VerifyReport> Verify(const std::string& dir, ThreadPool& pool,
   absl::StatusOr<TableMeta> meta = Table::ReadMeta(dir);
   if (!meta.ok()) {
     if (meta.status().code() == absl::StatusCode::kNotFound) return meta.status();
+    if (!HoldsDatabaseFiles(dir))
+      return absl::NotFoundError(absl::StrCat(dir, " holds no table (no RocksDB database)"));
     report.problem = std::string(meta.status().message());
     return report;
   }

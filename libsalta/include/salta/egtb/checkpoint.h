@@ -34,6 +34,10 @@ struct CheckpointHeader {
 // The checkpoint file of a process in a table directory.
 std::string CheckpointPath(const std::string& dir, int rank, int processes);
 
+// Removes every process's checkpoint (of any run) from a table directory;
+// for a finished table, whose checkpoints are of no more use.
+void RemoveCheckpoints(const std::string& dir);
+
 absl::Status SaveCheckpoint(const std::string& path, const CheckpointHeader& header,
                             std::span<const Code> values, std::span<const uint8_t> counts);
 
