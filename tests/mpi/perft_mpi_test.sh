@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Distributed perft under mpirun: 2 and 3 processes give the one-process
 # count and divide (every root move's count) on several boards, presets and
-# positions; a bad argument ends every process with one clear error.
+# positions; a bad argument ends every process with one clear error, and a
+# killed process ends the run.
 #   tests/mpi/perft_mpi_test.sh TOOLS_DIR
 set -euo pipefail
 perft=$1/salta-perft
@@ -58,3 +59,22 @@ set -e
 [ "$(echo "$err" | grep -c 'salta-perft: ')" -eq 1 ] || fail "bad position: $err"
 echo "$err" | grep -q 'light square' || fail "bad position: $err"
 echo "ok: errors"
+
+# A bad flag on one process: every process ends, status 2, the flag named.
+set +e
+out=$(timeout 120 mpirun --oversubscribe -np 1 "$perft" 5 : -np 1 "$perft" --bogus 5 2>&1)
+status=$?
+set -e
+[ "$status" -ne 0 ] && [ "$status" -ne 124 ] || fail "bad flag on one process: status $status"
+grep -q -- "--bogus" <<< "$out" || fail "bad flag on one process: the flag is not named: $out"
+echo "ok: a bad flag on one process ends the run ($status)"
+
+# A process killed mid-count: mpirun ends the others, no hang.
+set +e
+timeout 120 mpirun --oversubscribe -np 2 bash -c \
+  'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then (sleep 1; kill -9 $$) & fi; exec "$0" "$@"' \
+  "$perft" --threads 1 12 > /dev/null 2>&1
+status=$?
+set -e
+[ "$status" -ne 0 ] && [ "$status" -ne 124 ] || fail "killed process: status $status (124: it hung)"
+echo "ok: a killed process ends the run ($status)"
