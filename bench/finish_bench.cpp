@@ -36,12 +36,14 @@
 #include "salta/game.h"
 #include "salta/movegen.h"
 #include "salta/notation.h"
+#include "salta/random.h"
 
 namespace {
 
 using salta::Move;
 using salta::MoveList;
 using salta::Position;
+using salta::Random;
 using salta::Side;
 
 int DistanceSum(const Position& pos, Side s) {
@@ -130,23 +132,6 @@ int Generate(int count, uint64_t seed) {
                 goal_ends[i].second.c_str());
   return written == count ? 0 : 1;
 }
-
-// A small, platform-independent random stream (SplitMix64), so that the
-// generated sets are the same everywhere.
-class Random {
- public:
-  explicit Random(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  int Below(int n) { return int(Next() % uint64_t(n)); }
-
- private:
-  uint64_t state_;
-};
 
 const salta::Variant& VariantOf(const std::string& spec, int board, int rows) {
   absl::StatusOr<salta::Rules> rules = salta::Rules::Parse(spec);

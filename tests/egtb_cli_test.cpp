@@ -96,17 +96,10 @@ ToolRun RunTool(const std::string& args, const std::string& input = "") {
   const std::string command =
       Quote(Tool()) + " " + args + " 2>" + Quote(err_path) + " <" + Quote(in_path);
   const auto start = std::chrono::steady_clock::now();
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) {
-    ADD_FAILURE() << "popen failed: " << command;
-    return r;
-  }
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
-  const int status = pclose(pipe);
+  CommandResult ran = RunCommand(command);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.status = ran.status;
+  r.out = std::move(ran.out);
   r.err = ReadFile(err_path);
   unlink(err_path);
   unlink(in_path);

@@ -9,6 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "salta/cluster.h"
+#include "tool.h"
 #ifdef SALTA_HAVE_MPI
 #include "salta/mpi_cluster.h"
 #endif
@@ -30,6 +31,20 @@ inline absl::StatusOr<std::unique_ptr<Cluster>> StartProcesses(int* argc, char**
   (void)argv;
 #endif
   return SingleProcess();
+}
+
+// After ParseCommandLine's `parsed` on every process: a bad command line on
+// any process ends them all (status 2; rank 0 says so where its own line was
+// fine: the process at fault named the error). The exit status to end with,
+// or -1 to go on.
+inline int AgreeOnCommandLine(Cluster& cluster, Tool& tool, int parsed) {
+  if (absl::Status s = cluster.Agree(parsed > 0 ? absl::InvalidArgumentError("bad command line")
+                                                : absl::OkStatus());
+      !s.ok()) {
+    if (cluster.rank() == 0 && parsed <= 0) tool.Fail(s.message());
+    return kExitBadInput;
+  }
+  return parsed;
 }
 
 }  // namespace salta::tools

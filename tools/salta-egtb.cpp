@@ -439,14 +439,8 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
   add_db(info);
 
   const int parsed = salta::tools::ParseCommandLine(app, tool, argc, argv);
-  // A bad command line on any process ends them all.
-  if (absl::Status s = cluster.Agree(parsed > 0 ? absl::InvalidArgumentError("bad command line")
-                                                : absl::OkStatus());
-      !s.ok()) {
-    if (cluster.rank() == 0 && parsed <= 0) tool.Fail(s.message());
-    return kExitBadInput;
-  }
-  if (parsed >= 0) return parsed;
+  if (int status = salta::tools::AgreeOnCommandLine(cluster, tool, parsed); status >= 0)
+    return status;
   if (build->parsed()) return RunBuild(c, cluster, vf, white, black, memory_mb, checkpoint_seconds);
   // The other commands run on the first process alone.
   if (cluster.rank() != 0) return kExitOk;

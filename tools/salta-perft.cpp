@@ -51,14 +51,8 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
       ->required()
       ->transform(salta::tools::Integer(0, salta::kMaxPerftDepth));
   const int parsed = salta::tools::ParseCommandLine(app, tool, argc, argv);
-  // A bad command line on any process ends them all.
-  if (absl::Status s = cluster.Agree(parsed > 0 ? absl::InvalidArgumentError("bad command line")
-                                                : absl::OkStatus());
-      !s.ok()) {
-    if (cluster.rank() == 0 && parsed <= 0) tool.Fail(s.message());
-    return salta::tools::kExitBadInput;
-  }
-  if (parsed >= 0) return parsed;
+  if (int status = salta::tools::AgreeOnCommandLine(cluster, tool, parsed); status >= 0)
+    return status;
   // Every process reads the same arguments, so an error is every process's:
   // the first one reports it.
   auto fail = [&](absl::string_view message) {

@@ -6,27 +6,12 @@
 #include "absl/strings/str_cat.h"
 #include "salta/movegen.h"
 #include "salta/notation.h"
+#include "salta/random.h"
 #include "salta/replay.h"
 #include "salta/text.h"
 
 namespace salta {
 namespace {
-
-// SplitMix64: small, fast, and the same everywhere.
-class Random {
- public:
-  explicit Random(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  int Below(int n) { return int(Next() % uint64_t(n)); }
-
- private:
-  uint64_t state_;
-};
 
 Move Choose(const Position& pos, const MoveList& legal, Player player, int noise, Random& rng) {
   if (legal.size() == 1) return legal[0];

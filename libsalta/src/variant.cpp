@@ -5,18 +5,9 @@
 #include <tuple>
 
 #include "absl/synchronization/mutex.h"
+#include "salta/random.h"
 
 namespace salta {
-namespace {
-
-uint64_t SplitMix64(uint64_t& state) {
-  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-}  // namespace
 
 Variant::Variant(const Geometry& geometry, const Rules& rules)
     : geometry_(geometry), rules_(rules) {
@@ -47,13 +38,13 @@ Variant::Variant(const Geometry& geometry, const Rules& rules)
   step_dirs_[0] = jump_dirs_[0] = {kUpLeft, kUpRight, kDownLeft, kDownRight};
   step_dirs_[1] = jump_dirs_[1] = {kDownLeft, kDownRight, kUpLeft, kUpRight};
 
-  uint64_t seed = 0x5A17A1899ull;
-  for (auto& keys : piece_keys_)
-    for (uint64_t& k : keys) k = SplitMix64(seed);
-  side_key_ = SplitMix64(seed);
+  Random keys(0x5A17A1899ull);
+  for (auto& piece : piece_keys_)
+    for (uint64_t& k : piece) k = keys.Next();
+  side_key_ = keys.Next();
   phase_keys_[0] = 0;
-  phase_keys_[1] = SplitMix64(seed);
-  phase_keys_[2] = SplitMix64(seed);
+  phase_keys_[1] = keys.Next();
+  phase_keys_[2] = keys.Next();
 }
 
 absl::StatusOr<const Variant*> Variant::Get(const Geometry& geometry, const Rules& rules) {
