@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "nlohmann/json.hpp"
+#include "test_util.h"
 
 namespace {
 
@@ -101,13 +102,9 @@ Outcome Sh(const fs::path& dir, const std::string& command) {
                            "':\"$PATH\" && export PATH && { " + command + "\n} 2>'" + err.string() +
                            "' </dev/null";
   Outcome r;
-  FILE* pipe = popen(line.c_str(), "r");
-  if (pipe == nullptr) return r;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
-  const int status = pclose(pipe);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  salta::CommandResult ran = salta::RunCommand(line);
+  r.status = ran.status;
+  r.out = std::move(ran.out);
   std::ifstream in(err);
   std::stringstream s;
   s << in.rdbuf();

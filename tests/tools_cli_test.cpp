@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "nlohmann/json.hpp"
+#include "test_util.h"
 
 namespace {
 
@@ -35,13 +36,9 @@ Outcome Sh(const std::string& command) {
   const std::string line = "PATH='" + std::string(SALTA_TOOLS_DIR) + "':\"$PATH\"; { " + command +
                            "; } 2>'" + err_path.string() + "'";
   Outcome r;
-  FILE* pipe = popen(line.c_str(), "r");
-  if (pipe == nullptr) return r;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
-  const int status = pclose(pipe);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  salta::CommandResult ran = salta::RunCommand(line);
+  r.status = ran.status;
+  r.out = std::move(ran.out);
   std::ifstream in(err_path);
   std::stringstream s;
   s << in.rdbuf();

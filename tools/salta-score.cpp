@@ -153,9 +153,11 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
   app.add_option("--side", side_text, "Whose count: white, black or both")
       ->capture_default_str()
       ->check(CLI::IsMember({"white", "black", "both"}));
-  app.add_option("--time-limit", time_limit,
-                 "Seconds allowed for each count; 0 for none. When reached, proven bounds are "
-                 "printed and the exit status is 3")
+  app.add_option(
+         "--time-limit", time_limit,
+         "Seconds allowed for each count; 0 for none (most counts take milliseconds, but one "
+         "far from home, after random play, can take hours). When reached, proven bounds "
+         "are printed and the exit status is 3")
       ->capture_default_str()
       ->transform(salta::tools::Real(0, 1e9));
   app.add_flag("--solution", solution,
