@@ -18,12 +18,16 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "rocksdb/db.h"
 #include "salta/egtb/checkpoint.h"
 #include "salta/egtb/retrograde.h"
+#include "salta/egtb/storage.h"
 #include "salta/egtb/table_class.h"
 #include "salta/egtb/value.h"
+#include "salta/egtb/verify.h"
 #include "salta/movegen.h"
 #include "salta/notation.h"
+#include "salta/parallel.h"
 #include "test_util.h"
 
 namespace salta {
@@ -292,6 +296,32 @@ TEST(EgtbPartition, BlocksDealtRoundRobinCoverTheIndexOnce) {
 
 // ---------------------------------------------------------------------------
 // Checkpoints.
+
+// A build killed between creating its database and writing the table's
+// metadata leaves an empty database: refused as an unfinished build, not as
+// a damaged table, by Open and by Verify.
+TEST(EgtbStorage, AnEmptyDatabaseIsABuildThatDidNotFinish) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / absl::StrCat("salta_egtb_empty_", getpid());
+  std::filesystem::remove_all(dir);
+  {
+    rocksdb::Options options;
+    options.create_if_missing = true;
+    rocksdb::DB* db = nullptr;
+    ASSERT_TRUE(rocksdb::DB::Open(options, dir.string(), &db).ok());
+    delete db;
+  }
+  absl::StatusOr<std::unique_ptr<egtb::EndgameTable>> t = egtb::EndgameTable::Open(dir.string());
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kFailedPrecondition) << t.status();
+  EXPECT_TRUE(absl::StrContains(t.status().message(), "did not finish")) << t.status();
+  absl::StatusOr<std::unique_ptr<ThreadPool>> pool = ThreadPool::Make(1);
+  ASSERT_TRUE(pool.ok());
+  absl::StatusOr<egtb::VerifyReport> v = egtb::Verify(dir.string(), **pool, nullptr);
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.status().code(), absl::StatusCode::kFailedPrecondition) << v.status();
+  std::filesystem::remove_all(dir);
+}
 
 class EgtbCheckpoint : public ::testing::Test {
  protected:

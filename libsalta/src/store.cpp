@@ -67,7 +67,17 @@ absl::StatusOr<std::string> GetRequired(rocksdb::DB& db, const std::string& key,
 absl::StatusOr<TableMeta> ReadMetaFrom(rocksdb::DB& db, const std::string& dir) {
   TableMeta meta;
   absl::StatusOr<std::string> kind = GetRequired(db, kKindKey, dir);
-  if (!kind.ok()) return kind.status();
+  if (!kind.ok()) {
+    // A database with no record at all: killed between its creation and
+    // the first write of its metadata.
+    std::unique_ptr<rocksdb::Iterator> it(db.NewIterator(rocksdb::ReadOptions()));
+    it->SeekToFirst();
+    if (!it->Valid() && it->status().ok())
+      return absl::FailedPreconditionError(absl::StrCat(
+          "table ", dir,
+          " is empty: its creation did not finish (a build killed as it began: run it again)"));
+    return kind.status();
+  }
   absl::StatusOr<std::string> version = GetRequired(db, kVersionKey, dir);
   if (!version.ok()) return version.status();
   absl::StatusOr<std::string> geometry = GetRequired(db, kGeometryKey, dir);

@@ -74,7 +74,9 @@ absl::StatusOr<VerifyReport> Verify(const std::string& dir, ThreadPool& pool,
   // anywhere else is the report's.
   absl::StatusOr<TableMeta> meta = Table::ReadMeta(dir);
   if (!meta.ok()) {
-    if (meta.status().code() == absl::StatusCode::kNotFound) return meta.status();
+    if (meta.status().code() == absl::StatusCode::kNotFound ||
+        meta.status().code() == absl::StatusCode::kFailedPrecondition)
+      return meta.status();
     if (!HoldsDatabaseFiles(dir))
       return absl::NotFoundError(absl::StrCat(dir, " holds no table (no RocksDB database)"));
     report.problem = std::string(meta.status().message());
