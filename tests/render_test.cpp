@@ -473,7 +473,7 @@ TEST(ShowHtml, UserTextEscaped) {
   game.tags = {{"White", "</script><script>alert(1)</script>"},
                {"Black", "\"a\" & 'b' <!-- \xC3\x28"},
                {"Event", "\xE2\x80\xA8 line"}};
-  game.comments = {"</SCRIPT >"};
+  game.comments = {"</SCRIPT >", "x\xEF\xBF\xBEy\x01z"};  // U+FFFE and a control: not XML
   const std::string page = RenderHtml({game}, {});
   EXPECT_EQ(Count(page, "<script"), 2);  // the data and the code, nothing else
   EXPECT_EQ(Count(page, "</script>"), 2);
@@ -483,6 +483,10 @@ TEST(ShowHtml, UserTextEscaped) {
   EXPECT_NE(page.find("&quot;a&quot; &amp; &#39;b&#39; &lt;!-- \xEF\xBF\xBD("), std::string::npos);
   EXPECT_NE(page.find("\\u003c/SCRIPT \\u003e"), std::string::npos);  // the comment, in the data
   EXPECT_EQ(page.find("\xC3\x28"), std::string::npos);
+  // In the data (ASCII JSON), each byte replaced by U+FFFD.
+  EXPECT_NE(page.find("x\\ufffd\\ufffd\\ufffdy\\ufffdz"), std::string::npos);
+  EXPECT_EQ(page.find("\xEF\xBF\xBE"), std::string::npos);
+  EXPECT_EQ(page.find("\\ufffe"), std::string::npos);
 }
 
 TEST(ShowHtml, ResultSection) {
