@@ -60,6 +60,22 @@ class Reference {
     chain_ = rules.chain;
   }
 
+  // The problem of `side`'s pieces on `pos`'s board.
+  static Reference Of(const Position& pos, Side side) {
+    std::vector<PieceId> ids;
+    for (PieceId p = int(side) * kPiecesPerSide; p < (int(side) + 1) * kPiecesPerSide; ++p)
+      if (pos.square_of(p) != kNoSquare) ids.push_back(p);
+    return Reference(pos.variant(), side, std::move(ids));
+  }
+  // Where the pieces stand on `pos`, as a state.
+  std::vector<int> StateOf(const Position& pos) const {
+    const Geometry& g = v_.geometry();
+    std::vector<int> state;
+    for (PieceId p : pieces_)
+      state.push_back(At(g.file_of(pos.square_of(p)), g.rank_of(pos.square_of(p))));
+    return state;
+  }
+
   int squares() const { return int(coords_.size()); }
   int pieces() const { return int(pieces_.size()); }
   const std::vector<int>& goal() const { return targets_; }
@@ -427,14 +443,8 @@ TEST(Finish, PlacementsOf4PiecesOn10x10) {
 // can all be undone, so the goal's side searches with the same moves),
 // layer by layer; -1 if it gives up past `max_states`.
 int TwoWayBfs(const Position& start, Side side, size_t max_states) {
-  std::vector<PieceId> ids;
-  for (PieceId p = int(side) * kPiecesPerSide; p < (int(side) + 1) * kPiecesPerSide; ++p)
-    if (start.square_of(p) != kNoSquare) ids.push_back(p);
-  Reference ref(start.variant(), side, ids);
-  const Geometry& g = start.variant().geometry();
-  std::vector<int> s0;
-  for (PieceId p : ids)
-    s0.push_back(ref.At(g.file_of(start.square_of(p)), g.rank_of(start.square_of(p))));
+  const Reference ref = Reference::Of(start, side);
+  const std::vector<int> s0 = ref.StateOf(start);
   auto key = [](const std::vector<int>& s) {
     std::string k;
     for (int x : s) k.push_back(char(x));
@@ -635,14 +645,8 @@ TEST(Finish, EveryTechniqueGivesTheSameCountsOn10x10) {
 // against a breadth-first search forward from the start (the moves form a
 // graph without cycles), with and without the techniques.
 int ForwardBfs(const Position& start, Side side) {
-  std::vector<PieceId> ids;
-  for (PieceId p = int(side) * kPiecesPerSide; p < (int(side) + 1) * kPiecesPerSide; ++p)
-    if (start.square_of(p) != kNoSquare) ids.push_back(p);
-  Reference ref(start.variant(), side, ids);
-  const Geometry& g = start.variant().geometry();
-  std::vector<int> s0;
-  for (PieceId p : ids)
-    s0.push_back(ref.At(g.file_of(start.square_of(p)), g.rank_of(start.square_of(p))));
+  const Reference ref = Reference::Of(start, side);
+  const std::vector<int> s0 = ref.StateOf(start);
   std::unordered_map<uint64_t, int> seen = {{ref.Encode(s0), 0}};
   std::vector<std::vector<int>> frontier = {s0};
   const uint64_t goal = ref.Encode(ref.goal());

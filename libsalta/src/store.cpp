@@ -246,6 +246,32 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Create(const std::string& dir, con
   return table;
 }
 
+bool Table::OnlyCreationFiles(const std::string& dir) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    const bool bookkeeping =
+        name == "LOCK" || name == "IDENTITY" || name == "CURRENT" || name.rfind("LOG", 0) == 0 ||
+        name.rfind("MANIFEST-", 0) == 0 || name.rfind("OPTIONS-", 0) == 0 ||
+        // the temporary of CURRENT, written before its rename
+        (name.size() > 6 && name.substr(name.size() - 6) == ".dbtmp") ||
+        (name.size() > 4 && name.substr(name.size() - 4) == ".log" && entry.file_size(ec) == 0);
+    if (!bookkeeping) return false;
+  }
+  return !ec;
+}
+
+bool Table::HasDatabaseFiles(const std::string& dir) {
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name == "CURRENT" || name == "IDENTITY" || name.rfind("MANIFEST-", 0) == 0 ||
+        (name.size() > 4 && name.substr(name.size() - 4) == ".sst"))
+      return true;
+  }
+  return false;
+}
+
 absl::StatusOr<TableMeta> Table::ReadMeta(const std::string& dir) {
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec))

@@ -138,6 +138,13 @@ class Table {
   }
   // The metadata of the table at dir, complete or not, without checks.
   static absl::StatusOr<TableMeta> ReadMeta(const std::string& dir);
+  // Whether dir holds only what RocksDB writes as it creates a database,
+  // and no data: a creation that was killed, to be made again.
+  static bool OnlyCreationFiles(const std::string& dir);
+  // Whether dir holds any file of a RocksDB database (CURRENT, IDENTITY, a
+  // manifest, a table file): a table, maybe damaged, not a directory that
+  // never was one.
+  static bool HasDatabaseFiles(const std::string& dir);
 
   const TableMeta& meta() const { return meta_; }
   const std::string& dir() const { return dir_; }

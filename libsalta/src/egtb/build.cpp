@@ -30,23 +30,6 @@ std::string BlockFilePath(const std::string& dir, int rank, int processes) {
       .string();
 }
 
-// Whether dir holds only what RocksDB writes when it creates a database and
-// no data: a build killed while it created its table, to be created again.
-bool AbortedCreate(const std::string& dir) {
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-    const std::string name = entry.path().filename().string();
-    const bool bookkeeping =
-        name == "LOCK" || name == "IDENTITY" || name == "CURRENT" || name.rfind("LOG", 0) == 0 ||
-        name.rfind("MANIFEST-", 0) == 0 || name.rfind("OPTIONS-", 0) == 0 ||
-        // the temporary of CURRENT, written before its rename
-        (name.size() > 6 && name.substr(name.size() - 6) == ".dbtmp") ||
-        (name.size() > 4 && name.substr(name.size() - 4) == ".log" && entry.file_size(ec) == 0);
-    if (!bookkeeping) return false;
-  }
-  return !ec;
-}
-
 // What the directory holds, decided by the first process.
 enum class DirState : char { kNew = 'n', kResume = 'r', kDone = 'd' };
 
@@ -56,7 +39,7 @@ absl::StatusOr<DirState> Prepare(const TableClass& cls, const std::string& dir,
   std::error_code ec;
   if (!std::filesystem::exists(dir, ec) || std::filesystem::is_empty(dir, ec) ||
       (std::filesystem::is_directory(dir, ec) && !Table::ReadMeta(dir).ok() &&
-       AbortedCreate(dir))) {
+       Table::OnlyCreationFiles(dir))) {
     absl::StatusOr<std::unique_ptr<Table>> t =
         Table::Create(dir, meta, Table::CreateOptions{.replace = true});
     if (!t.ok()) return t.status();

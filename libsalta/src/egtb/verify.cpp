@@ -1,7 +1,6 @@
 #include "salta/egtb/verify.h"
 
 #include <atomic>
-#include <filesystem>
 #include <mutex>
 #include <vector>
 
@@ -50,23 +49,6 @@ std::string CodeText(Code c) {
 
 }  // namespace
 
-namespace {
-
-// Whether dir holds any of the files of a RocksDB database: a table that is
-// damaged, not a directory that never was one.
-bool HoldsDatabaseFiles(const std::string& dir) {
-  std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
-    const std::string name = e.path().filename().string();
-    if (name == "CURRENT" || name == "IDENTITY" || name.rfind("MANIFEST-", 0) == 0 ||
-        (name.size() > 4 && name.substr(name.size() - 4) == ".sst"))
-      return true;
-  }
-  return false;
-}
-
-}  // namespace
-
 absl::StatusOr<VerifyReport> Verify(const std::string& dir, ThreadPool& pool,
                                     const std::function<void(double)>& progress) {
   VerifyReport report;
@@ -77,7 +59,7 @@ absl::StatusOr<VerifyReport> Verify(const std::string& dir, ThreadPool& pool,
     if (meta.status().code() == absl::StatusCode::kNotFound ||
         meta.status().code() == absl::StatusCode::kFailedPrecondition)
       return meta.status();
-    if (!HoldsDatabaseFiles(dir))
+    if (!Table::HasDatabaseFiles(dir))
       return absl::NotFoundError(absl::StrCat(dir, " holds no table (no RocksDB database)"));
     report.problem = std::string(meta.status().message());
     return report;
