@@ -276,6 +276,12 @@ absl::StatusOr<TableMeta> Table::ReadMeta(const std::string& dir) {
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec))
     return absl::NotFoundError(absl::StrCat("no table at ", dir));
+  // Killed before RocksDB wrote CURRENT: not a database yet, nor a damaged one.
+  if (!std::filesystem::is_empty(dir, ec) && !std::filesystem::exists(dir + "/CURRENT", ec) &&
+      OnlyCreationFiles(dir))
+    return absl::FailedPreconditionError(absl::StrCat(
+        "table ", dir,
+        " is empty: its creation did not finish (a build killed as it began: run it again)"));
   absl::StatusOr<std::unique_ptr<rocksdb::DB>> db = OpenDb(dir, false, false);
   if (!db.ok()) return db.status();
   return ReadMetaFrom(**db, dir);
