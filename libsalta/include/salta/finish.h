@@ -46,6 +46,12 @@ struct FinishTechniques {
   // Exact counts of groups larger than the pattern databases', merged
   // where they gain, for a better bound at the start (steps only).
   bool group_bound = true;
+  // The pairs and triples the group bound finds in conflict get databases
+  // of their own, one more partition of the search's bound.
+  bool conflict_partition = true;
+  // Ways found by the beam search are shortened piece by piece (each
+  // piece's moves replanned between the others').
+  bool shorten = true;
 };
 
 struct FinishOptions {

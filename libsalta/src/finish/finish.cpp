@@ -15,6 +15,7 @@
 #include "finish/policy.h"
 #include "finish/problem.h"
 #include "finish/search.h"
+#include "finish/shorten.h"
 #include "salta/movegen.h"
 #include "salta/notation.h"
 
@@ -269,11 +270,30 @@ class Count {
           groups.Improve(lower_, int(best_.size()), policy_.group_nodes, Limits(0, 0), group_nodes);
       nodes_ += group_nodes;
       if (Proven()) return true;
+      // The search's bound takes the position's conflicts in too.
+      if (options_.techniques.conflict_partition && !groups.conflicts().empty()) {
+        absl::StatusOr<Partition> conflicts = ConflictPartition(p_, groups.conflicts());
+        if (conflicts.ok()) {
+          std::vector<Partition> partitions = partitions_;
+          partitions.push_back(std::move(*conflicts));
+          SetBound(std::move(partitions));
+          groups_done_ = true;
+        }
+      }
+    }
+    // Two pieces replanned at a time, once for each new best way (slower
+    // than one at a time: after the cheaper proofs).
+    if (options_.techniques.shorten && found_ && best_.size() != shortened_size_) {
+      Shorten(p_, true, best_);
+      shortened_size_ = best_.size();
+      if (Proven()) return true;
     }
     return false;
   }
 
   void Offer(std::vector<PieceMove> way) {
+    if (options_.techniques.shorten && (!found_ || way.size() < best_.size() + 8))
+      Shorten(p_, false, way);
     if (!found_ || way.size() < best_.size()) best_ = std::move(way);
     found_ = true;
   }
@@ -321,6 +341,7 @@ class Count {
   bool found_ = false;
   bool unreachable_ = false;
   bool groups_done_ = false;
+  size_t shortened_size_ = 0;    // of the best way when two pieces were last replanned
   std::vector<PieceMove> best_;  // the shortest way found
   FinishResult result_;
 };

@@ -5,6 +5,11 @@
 
 namespace salta::finish_internal {
 
+// The most nodes a pair's or triple's search takes (most take a few), and
+// the most steps of the search for the best disjoint sets.
+constexpr uint64_t kSmallGroupNodes = 20000;
+constexpr uint64_t kPackingSteps = 100000;
+
 Problem SubProblem(const Problem& p, const std::vector<int>& pieces) {
   Problem sub = p;
   sub.k = int(pieces.size());
@@ -75,11 +80,207 @@ GroupBound::Count GroupBound::GroupCount(uint32_t pieces, uint64_t group_nodes,
   return count;
 }
 
+namespace {
+
+std::vector<int> Members(uint32_t set) {
+  std::vector<int> members;
+  for (uint32_t s = set; s; s &= s - 1) members.push_back(std::countr_zero(s));
+  return members;
+}
+
+}  // namespace
+
+bool GroupBound::Touch(uint32_t a, uint32_t b) const {
+  for (uint32_t s = a; s; s &= s - 1)
+    if (touches_[std::countr_zero(s)] & b) return true;
+  return false;
+}
+
+GroupBound::Count GroupBound::SmallGroupCount(uint32_t pieces, const SearchLimits& limits,
+                                              uint64_t& nodes) {
+  if (auto it = counts_.find(pieces); it != counts_.end() && it->second.exact) return it->second;
+  const std::vector<int> members = Members(pieces);
+  const Problem sub = SubProblem(p_, members);
+  auto pdb_of = [&](std::vector<int> group) -> Group {
+    std::vector<int8_t> targets;
+    for (int j : group) targets.push_back(sub.target[j]);
+    absl::StatusOr<std::shared_ptr<const PatternDb>> pdb =
+        FindPatternDb(sub, targets, PatternSource{}, Find::kBuild);
+    return Group{std::move(group), pdb.ok() ? *pdb : nullptr};  // in memory: cannot fail
+  };
+  // A pair's database is its exact count; three pieces are searched over
+  // the three ways to cut them into a pair and a single piece.
+  std::vector<Partition> parts;
+  if (sub.k == 2) {
+    parts.push_back({pdb_of({0, 1})});
+  } else {
+    for (int alone = 0; alone < 3; ++alone) {
+      std::vector<int> pair;
+      for (int j = 0; j < 3; ++j)
+        if (j != alone) pair.push_back(j);
+      parts.push_back({pdb_of(pair), pdb_of({alone})});
+    }
+  }
+  for (const Partition& part : parts)
+    for (const Group& group : part)
+      if (!group.pdb) return Count{};
+  Heuristic h;
+  h.SetPartitions(std::move(parts), sub.k);
+  IdaOptions options;
+  options.bound_table = false;
+  Ida ida(sub, h, options);
+  SearchLimits sub_limits = limits;
+  sub_limits.max_nodes = kSmallGroupNodes;
+  Count count;
+  std::vector<PieceMove> path;
+  const Ida::Outcome outcome = ida.Run(count.lower, 0, sub_limits, path);
+  nodes += ida.nodes();
+  if (outcome == Ida::Outcome::kUnreachable) count.lower = kInf;
+  count.exact = outcome != Ida::Outcome::kStopped;
+  counts_[pieces] = count;
+  return count;
+}
+
+void GroupBound::FindConflicts(const SearchLimits& limits, uint64_t& nodes,
+                               std::vector<uint32_t>& groups, std::vector<int>& values) {
+  const int k = p_.k;
+  std::vector<int> dist(k);
+  std::vector<Bitboard> way(k, 0);  // the squares of the shortest ways
+  for (int i = 0; i < k; ++i) {
+    dist[i] = p_.dist[p_.start[i]][p_.target[i]];
+    for (Square s = 0; s < p_.n; ++s)
+      if (p_.dist[p_.start[i]][s] != Problem::kNoWay &&
+          p_.dist[s][p_.target[i]] != Problem::kNoWay &&
+          p_.dist[p_.start[i]][s] + p_.dist[s][p_.target[i]] == dist[i])
+        way[i] |= SquareBit(s);
+  }
+  touches_.assign(k, 0);
+  for (int i = 0; i < k; ++i)
+    for (int j = 0; j < k; ++j)
+      if (i != j && (Contains(way[i], p_.start[j]) || Contains(way[i], p_.target[j]))) {
+        touches_[i] |= 1u << j;
+        touches_[j] |= 1u << i;
+      }
+  // The gain of a set: its count alone over its distances' sum.
+  struct Gain {
+    uint32_t set;
+    int gain;
+  };
+  std::vector<Gain> gains;
+  std::map<uint32_t, int> pair_gain;
+  auto gain_of = [&](uint32_t set) {
+    const Count c = SmallGroupCount(set, limits, nodes);
+    int sum = 0;
+    for (int i : Members(set)) sum += dist[i];
+    return c.lower >= kInf ? kInf : c.lower - sum;
+  };
+  for (int i = 0; i < k; ++i)
+    for (int j = i + 1; j < k; ++j)
+      if (touches_[i] >> j & 1) {
+        const uint32_t set = 1u << i | 1u << j;
+        const int g = gain_of(set);
+        pair_gain[set] = g;
+        if (g > 0) gains.push_back({set, g});
+      }
+  // Triples whose pieces touch in a chain; kept where they gain more than
+  // any of their pairs.
+  for (int i = 0; i < k; ++i)
+    for (int j = i + 1; j < k; ++j)
+      for (int l = j + 1; l < k; ++l) {
+        const bool ij = touches_[i] >> j & 1, il = touches_[i] >> l & 1, jl = touches_[j] >> l & 1;
+        if (int(ij) + int(il) + int(jl) < 2) continue;
+        if (Clock::now() >= limits.deadline) break;
+        const uint32_t set = 1u << i | 1u << j | 1u << l;
+        int best_pair = 0;
+        for (uint32_t pair : {1u << i | 1u << j, 1u << i | 1u << l, 1u << j | 1u << l})
+          if (auto it = pair_gain.find(pair); it != pair_gain.end())
+            best_pair = std::max(best_pair, it->second);
+        const int g = gain_of(set);
+        if (g > best_pair) gains.push_back({set, g});
+      }
+  // The disjoint sets of the largest total gain: a search over the few
+  // sets that gain, largest gains first.
+  std::sort(gains.begin(), gains.end(),
+            [](const Gain& a, const Gain& b) { return a.gain > b.gain; });
+  std::vector<uint32_t> chosen, best;
+  int best_total = 0;
+  uint64_t steps = 0;
+  auto pack = [&](auto&& self, size_t from, uint32_t used, int total) -> void {
+    if (total > best_total) {
+      best_total = total;
+      best = chosen;
+    }
+    if (++steps > kPackingSteps) return;
+    for (size_t s = from; s < gains.size(); ++s) {
+      if (gains[s].set & used) continue;
+      chosen.push_back(gains[s].set);
+      self(self, s + 1, used | gains[s].set, std::min(kInf, total + gains[s].gain));
+      chosen.pop_back();
+    }
+  };
+  pack(pack, 0, 0, 0);
+  conflicts_.clear();
+  groups.clear();
+  values.clear();
+  uint32_t covered = 0;
+  for (uint32_t set : best) {
+    conflicts_.push_back(Members(set));
+    covered |= set;
+    groups.push_back(set);
+    values.push_back(counts_[set].lower);
+  }
+  for (int i = 0; i < k; ++i)
+    if (!(covered >> i & 1)) {
+      groups.push_back(1u << i);
+      values.push_back(dist[i]);
+    }
+}
+
+int GroupBound::Merge(std::vector<uint32_t> groups, std::vector<int> values, bool touching_only,
+                      int lower, int target, uint64_t group_nodes, const SearchLimits& limits,
+                      uint64_t& nodes) {
+  for (;;) {
+    int sum = 0;
+    for (int v : values) sum = std::min(kInf, sum + v);
+    lower = std::max(lower, sum);
+    if (lower >= target || groups.size() < 2) return lower;
+    if (Clock::now() >= limits.deadline) return lower;
+    if (limits.max_nodes > 0 && nodes >= limits.max_nodes) return lower;
+    // The merge that gains most.
+    int best_gain = 0;
+    size_t best_a = 0, best_b = 0;
+    int best_value = 0;
+    for (size_t a = 0; a < groups.size(); ++a)
+      for (size_t b = a + 1; b < groups.size(); ++b) {
+        if (touching_only && !Touch(groups[a], groups[b])) continue;
+        const Count c = GroupCount(groups[a] | groups[b], group_nodes, limits, nodes);
+        const int gain = c.lower - values[a] - values[b];
+        if (gain > best_gain) {
+          best_gain = gain;
+          best_a = a;
+          best_b = b;
+          best_value = c.lower;
+        }
+      }
+    if (best_gain <= 0) return lower;
+    groups[best_a] |= groups[best_b];
+    values[best_a] = best_value;
+    groups.erase(groups.begin() + best_b);
+    values.erase(values.begin() + best_b);
+  }
+}
+
 int GroupBound::Improve(int lower, int target, uint64_t group_nodes, const SearchLimits& limits,
                         uint64_t& nodes) {
+  // The position's own conflicts first: cheap, and often all there is.
+  std::vector<uint32_t> groups;
+  std::vector<int> values;
+  FindConflicts(limits, nodes, groups, values);
+  lower = Merge(groups, values, true, lower, target, group_nodes, limits, nodes);
   for (const Partition& partition : partitions_) {
-    std::vector<uint32_t> groups;
-    std::vector<int> values;
+    if (lower >= target) return lower;
+    groups.clear();
+    values.clear();
     Heuristic single;
     for (const Group& group : partition) {
       uint32_t set = 0;
@@ -89,34 +290,7 @@ int GroupBound::Improve(int lower, int target, uint64_t group_nodes, const Searc
       single.Set(p_.start);
       values.push_back(single.value());
     }
-    for (;;) {
-      int sum = 0;
-      for (int v : values) sum = std::min(kInf, sum + v);
-      lower = std::max(lower, sum);
-      if (lower >= target || groups.size() < 2) return lower;
-      if (Clock::now() >= limits.deadline) return lower;
-      if (limits.max_nodes > 0 && nodes >= limits.max_nodes) return lower;
-      // The merge that gains most.
-      int best_gain = 0;
-      size_t best_a = 0, best_b = 0;
-      int best_value = 0;
-      for (size_t a = 0; a < groups.size(); ++a)
-        for (size_t b = a + 1; b < groups.size(); ++b) {
-          const Count c = GroupCount(groups[a] | groups[b], group_nodes, limits, nodes);
-          const int gain = c.lower - values[a] - values[b];
-          if (gain > best_gain) {
-            best_gain = gain;
-            best_a = a;
-            best_b = b;
-            best_value = c.lower;
-          }
-        }
-      if (best_gain <= 0) break;
-      groups[best_a] |= groups[best_b];
-      values[best_a] = best_value;
-      groups.erase(groups.begin() + best_b);
-      values.erase(values.begin() + best_b);
-    }
+    lower = Merge(groups, values, false, lower, target, group_nodes, limits, nodes);
   }
   return lower;
 }

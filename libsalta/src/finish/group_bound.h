@@ -7,6 +7,11 @@
 // while a merge gains: conflicts that span groups (pieces that must pass
 // each other, a ring of pieces each on another's target) are then counted.
 //
+// A further start is chosen by the position, not by the targets: the
+// disjoint pairs and triples of pieces whose counts alone exceed their
+// distances' sum by the most (pieces that must pass each other on one
+// diagonal, wherever the databases' runs of targets cut them apart).
+//
 // Used at the root only, when the databases' bound is below the best way to
 // finish found: where it meets it, the count is proven without searching.
 #pragma once
@@ -36,11 +41,27 @@ class GroupBound {
   int Improve(int lower, int target, uint64_t group_nodes, const SearchLimits& limits,
               uint64_t& nodes);
 
+  // The pairs and triples of the further start (empty until Improve has
+  // run, and where no small group gains): groups for a database partition
+  // that carries their conflicts into the search.
+  const std::vector<std::vector<int>>& conflicts() const { return conflicts_; }
+
  private:
   struct Count {
     int lower = 0;
     bool exact = false;
   };
+  // Merges groups (sets of pieces, with their proven counts) while a merge
+  // of two gains, `touching_only`: only groups that touch (see Touch).
+  int Merge(std::vector<uint32_t> groups, std::vector<int> values, bool touching_only, int lower,
+            int target, uint64_t group_nodes, const SearchLimits& limits, uint64_t& nodes);
+  // The disjoint small groups that gain most, into conflicts_; returns the
+  // partition they make with the other pieces alone, and its values.
+  void FindConflicts(const SearchLimits& limits, uint64_t& nodes, std::vector<uint32_t>& groups,
+                     std::vector<int>& values);
+  // The count of two or three pieces alone, by IDA* over the pairs' databases.
+  Count SmallGroupCount(uint32_t pieces, const SearchLimits& limits, uint64_t& nodes);
+  bool Touch(uint32_t a, uint32_t b) const;
   // The proven lower bound of the pieces of the set alone.
   Count GroupCount(uint32_t pieces, uint64_t group_nodes, const SearchLimits& limits,
                    uint64_t& nodes);
@@ -48,6 +69,10 @@ class GroupBound {
   const Problem& p_;
   const std::vector<Partition>& partitions_;
   std::map<uint32_t, Count> counts_;
+  std::vector<std::vector<int>> conflicts_;
+  // touches_[i]: the pieces whose start or target lies on a shortest way
+  // of piece i, or on whose shortest ways i's start or target lies.
+  std::vector<uint32_t> touches_;
 };
 
 }  // namespace salta::finish_internal

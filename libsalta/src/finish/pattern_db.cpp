@@ -276,15 +276,25 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
   return Cache::Get().Insert(key, std::move(built));
 }
 
-std::vector<std::vector<std::vector<int>>> PartitionsByTarget(const Problem& p, int size,
-                                                              const std::vector<int>& offsets) {
-  std::vector<int> order(p.k);
-  for (int i = 0; i < p.k; ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](int a, int b) {
+namespace {
+
+// The pieces sorted by target: file, then rank.
+std::vector<int> ByTarget(const Problem& p, std::vector<int> pieces) {
+  std::sort(pieces.begin(), pieces.end(), [&](int a, int b) {
     const int fa = p.g->file_of(p.target[a]), fb = p.g->file_of(p.target[b]);
     if (fa != fb) return fa < fb;
     return p.g->rank_of(p.target[a]) < p.g->rank_of(p.target[b]);
   });
+  return pieces;
+}
+
+}  // namespace
+
+std::vector<std::vector<std::vector<int>>> PartitionsByTarget(const Problem& p, int size,
+                                                              const std::vector<int>& offsets) {
+  std::vector<int> order(p.k);
+  for (int i = 0; i < p.k; ++i) order[i] = i;
+  order = ByTarget(p, std::move(order));
   std::vector<std::vector<std::vector<int>>> layouts;
   for (int offset : offsets) {
     if (offset >= p.k && offset != 0) continue;
@@ -321,6 +331,24 @@ absl::StatusOr<std::vector<Partition>> ResolvePartitions(
     partitions.push_back(std::move(part));
   }
   return partitions;
+}
+
+absl::StatusOr<Partition> ConflictPartition(const Problem& p,
+                                            const std::vector<std::vector<int>>& groups) {
+  std::vector<std::vector<int>> layout = groups;
+  std::vector<bool> grouped(p.k, false);
+  for (const std::vector<int>& group : groups)
+    for (int i : group) grouped[i] = true;
+  std::vector<int> rest;
+  for (int i = 0; i < p.k; ++i)
+    if (!grouped[i]) rest.push_back(i);
+  rest = ByTarget(p, std::move(rest));
+  for (size_t start = 0; start < rest.size(); start += 3)
+    layout.emplace_back(rest.begin() + start, rest.begin() + std::min(rest.size(), start + 3));
+  absl::StatusOr<std::vector<Partition>> resolved =
+      ResolvePartitions(p, {layout}, PatternSource{}, Find::kBuild);
+  if (!resolved.ok()) return resolved.status();
+  return std::move(resolved->front());
 }
 
 Partition SinglePieces(const Problem& p) {

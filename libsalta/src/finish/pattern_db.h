@@ -88,6 +88,12 @@ absl::StatusOr<std::vector<Partition>> ResolvePartitions(
     const Problem& p, const std::vector<std::vector<std::vector<int>>>& layout,
     const PatternSource& source, Find find);
 
+// A partition chosen by the position: `groups` (disjoint, of at most three
+// pieces) and the other pieces in runs of three by target, with databases
+// built in memory (milliseconds each).
+absl::StatusOr<Partition> ConflictPartition(const Problem& p,
+                                            const std::vector<std::vector<int>>& groups);
+
 // One partition of single pieces with their relaxed distances (jumps as if
 // always possible): the bound where no database applies.
 Partition SinglePieces(const Problem& p);

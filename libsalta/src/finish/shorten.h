@@ -1,0 +1,22 @@
+// Shortening a way to finish: one piece at a time, the piece's moves are
+// taken out and the fewest moves that bring it to its target between the
+// other pieces' moves, in their order, are put back (a search over the
+// piece's square and the number of the others' moves made); then two
+// pieces at a time the same way. Detours that a
+// beam search takes around pieces that later leave are removed; the others'
+// moves stay as they are, so the way remains legal. Steps only.
+#pragma once
+
+#include <vector>
+
+#include "finish/problem.h"
+
+namespace salta::finish_internal {
+
+// Shortens `way` (a way to finish of p, every move a step) while replanning
+// a piece gains, and with `pairs_too` (slower: the search is over both
+// squares) a piece that detours together with each other piece; returns
+// whether it got shorter.
+bool Shorten(const Problem& p, bool pairs_too, std::vector<PieceMove>& way);
+
+}  // namespace salta::finish_internal
