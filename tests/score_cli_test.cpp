@@ -975,8 +975,12 @@ TEST(ScoreCli, SolutionUnderALimitIsTheBestWayFound) {
                                *ParseSquare(v.geometry(), text.substr(dash + 1))));
   }
   EXPECT_TRUE(CheckSolution(*p, Side::kWhite, moves).ok()) << r.out;
+  // The text run is timed afresh: on a loaded machine it may stop before a
+  // way is found, and says so.
   const ToolRun text = RunTool(args);
-  EXPECT_TRUE(Has(text.out, "not proven optimal") || Has(text.out, "White solution:")) << text.out;
+  EXPECT_TRUE(Has(text.out, "not proven optimal") || Has(text.out, "White solution:") ||
+              Has(text.out, "no upper bound found"))
+      << text.out;
 }
 
 }  // namespace

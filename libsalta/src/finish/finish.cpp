@@ -264,10 +264,9 @@ class Count {
     // Once for each set of databases: its groups' counts do not change.
     if (found_ && !p_.jumps && options_.techniques.group_bound && !groups_done_) {
       groups_done_ = true;
-      GroupBound groups(p_, partitions_);
+      GroupBound groups(p_, partitions_, policy_);
       uint64_t group_nodes = 0;
-      lower_ =
-          groups.Improve(lower_, int(best_.size()), policy_.group_nodes, Limits(0, 0), group_nodes);
+      lower_ = groups.Improve(lower_, int(best_.size()), Limits(0, 0), group_nodes);
       nodes_ += group_nodes;
       if (Proven()) return true;
       // The search's bound takes the position's conflicts in too.
@@ -292,7 +291,8 @@ class Count {
   }
 
   void Offer(std::vector<PieceMove> way) {
-    if (options_.techniques.shorten && (!found_ || way.size() < best_.size() + 8))
+    if (options_.techniques.shorten &&
+        (!found_ || way.size() < best_.size() + policy_.shorten_margin))
       Shorten(p_, false, way);
     if (!found_ || way.size() < best_.size()) best_ = std::move(way);
     found_ = true;

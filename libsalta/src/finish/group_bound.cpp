@@ -5,11 +5,6 @@
 
 namespace salta::finish_internal {
 
-// The most nodes a pair's or triple's search takes (most take a few), and
-// the most steps of the search for the best disjoint sets.
-constexpr uint64_t kSmallGroupNodes = 20000;
-constexpr uint64_t kPackingSteps = 100000;
-
 Problem SubProblem(const Problem& p, const std::vector<int>& pieces) {
   Problem sub = p;
   sub.k = int(pieces.size());
@@ -90,6 +85,10 @@ std::vector<int> Members(uint32_t set) {
 
 }  // namespace
 
+bool GroupBound::OutOfBudget(const SearchLimits& limits, uint64_t nodes) {
+  return (limits.max_nodes > 0 && nodes >= limits.max_nodes) || Clock::now() >= limits.deadline;
+}
+
 bool GroupBound::Touch(uint32_t a, uint32_t b) const {
   for (uint32_t s = a; s; s &= s - 1)
     if (touches_[std::countr_zero(s)] & b) return true;
@@ -130,7 +129,10 @@ GroupBound::Count GroupBound::SmallGroupCount(uint32_t pieces, const SearchLimit
   options.bound_table = false;
   Ida ida(sub, h, options);
   SearchLimits sub_limits = limits;
-  sub_limits.max_nodes = kSmallGroupNodes;
+  sub_limits.max_nodes = policy_.small_group_nodes;
+  if (limits.max_nodes > 0)
+    sub_limits.max_nodes = std::max<uint64_t>(
+        1, std::min(sub_limits.max_nodes, limits.max_nodes > nodes ? limits.max_nodes - nodes : 0));
   Count count;
   std::vector<PieceMove> path;
   const Ida::Outcome outcome = ida.Run(count.lower, 0, sub_limits, path);
@@ -188,8 +190,7 @@ void GroupBound::FindConflicts(const SearchLimits& limits, uint64_t& nodes,
     for (int j = i + 1; j < k; ++j)
       for (int l = j + 1; l < k; ++l) {
         const bool ij = touches_[i] >> j & 1, il = touches_[i] >> l & 1, jl = touches_[j] >> l & 1;
-        if (int(ij) + int(il) + int(jl) < 2) continue;
-        if (Clock::now() >= limits.deadline) break;
+        if (int(ij) + int(il) + int(jl) < 2 || OutOfBudget(limits, nodes)) continue;
         const uint32_t set = 1u << i | 1u << j | 1u << l;
         int best_pair = 0;
         for (uint32_t pair : {1u << i | 1u << j, 1u << i | 1u << l, 1u << j | 1u << l})
@@ -210,7 +211,7 @@ void GroupBound::FindConflicts(const SearchLimits& limits, uint64_t& nodes,
       best_total = total;
       best = chosen;
     }
-    if (++steps > kPackingSteps) return;
+    if (++steps > policy_.packing_steps) return;
     for (size_t s = from; s < gains.size(); ++s) {
       if (gains[s].set & used) continue;
       chosen.push_back(gains[s].set);
@@ -237,15 +238,14 @@ void GroupBound::FindConflicts(const SearchLimits& limits, uint64_t& nodes,
 }
 
 int GroupBound::Merge(std::vector<uint32_t> groups, std::vector<int> values, bool touching_only,
-                      int lower, int target, uint64_t group_nodes, const SearchLimits& limits,
-                      uint64_t& nodes) {
+                      int lower, int target, const SearchLimits& limits, uint64_t& nodes) {
+  const uint64_t group_nodes = policy_.group_nodes;
   for (;;) {
     int sum = 0;
     for (int v : values) sum = std::min(kInf, sum + v);
     lower = std::max(lower, sum);
     if (lower >= target || groups.size() < 2) return lower;
-    if (Clock::now() >= limits.deadline) return lower;
-    if (limits.max_nodes > 0 && nodes >= limits.max_nodes) return lower;
+    if (OutOfBudget(limits, nodes)) return lower;
     // The merge that gains most.
     int best_gain = 0;
     size_t best_a = 0, best_b = 0;
@@ -270,13 +270,12 @@ int GroupBound::Merge(std::vector<uint32_t> groups, std::vector<int> values, boo
   }
 }
 
-int GroupBound::Improve(int lower, int target, uint64_t group_nodes, const SearchLimits& limits,
-                        uint64_t& nodes) {
+int GroupBound::Improve(int lower, int target, const SearchLimits& limits, uint64_t& nodes) {
   // The position's own conflicts first: cheap, and often all there is.
   std::vector<uint32_t> groups;
   std::vector<int> values;
   FindConflicts(limits, nodes, groups, values);
-  lower = Merge(groups, values, true, lower, target, group_nodes, limits, nodes);
+  lower = Merge(groups, values, true, lower, target, limits, nodes);
   for (const Partition& partition : partitions_) {
     if (lower >= target) return lower;
     groups.clear();
@@ -290,7 +289,7 @@ int GroupBound::Improve(int lower, int target, uint64_t group_nodes, const Searc
       single.Set(p_.start);
       values.push_back(single.value());
     }
-    lower = Merge(groups, values, false, lower, target, group_nodes, limits, nodes);
+    lower = Merge(groups, values, false, lower, target, limits, nodes);
   }
   return lower;
 }

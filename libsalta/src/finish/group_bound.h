@@ -22,6 +22,7 @@
 
 #include "finish/heuristic.h"
 #include "finish/pattern_db.h"
+#include "finish/policy.h"
 #include "finish/problem.h"
 #include "finish/search.h"
 
@@ -33,13 +34,13 @@ Problem SubProblem(const Problem& p, const std::vector<int>& pieces);
 class GroupBound {
  public:
   // `partitions`: the databases' partitions of p (groups of p's indices).
-  GroupBound(const Problem& p, const std::vector<Partition>& partitions)
-      : p_(p), partitions_(partitions) {}
+  GroupBound(const Problem& p, const std::vector<Partition>& partitions, const Policy& policy)
+      : p_(p), partitions_(partitions), policy_(policy) {}
 
   // A proven lower bound on p's count, at least `lower`; stops once it
-  // reaches `target`. Each group's search takes at most `group_nodes`.
-  int Improve(int lower, int target, uint64_t group_nodes, const SearchLimits& limits,
-              uint64_t& nodes);
+  // reaches `target`. Each group's search takes at most the policy's
+  // group_nodes.
+  int Improve(int lower, int target, const SearchLimits& limits, uint64_t& nodes);
 
   // The pairs and triples of the further start (empty until Improve has
   // run, and where no small group gains): groups for a database partition
@@ -54,7 +55,7 @@ class GroupBound {
   // Merges groups (sets of pieces, with their proven counts) while a merge
   // of two gains, `touching_only`: only groups that touch (see Touch).
   int Merge(std::vector<uint32_t> groups, std::vector<int> values, bool touching_only, int lower,
-            int target, uint64_t group_nodes, const SearchLimits& limits, uint64_t& nodes);
+            int target, const SearchLimits& limits, uint64_t& nodes);
   // The disjoint small groups that gain most, into conflicts_; returns the
   // partition they make with the other pieces alone, and its values.
   void FindConflicts(const SearchLimits& limits, uint64_t& nodes, std::vector<uint32_t>& groups,
@@ -62,12 +63,14 @@ class GroupBound {
   // The count of two or three pieces alone, by IDA* over the pairs' databases.
   Count SmallGroupCount(uint32_t pieces, const SearchLimits& limits, uint64_t& nodes);
   bool Touch(uint32_t a, uint32_t b) const;
+  static bool OutOfBudget(const SearchLimits& limits, uint64_t nodes);
   // The proven lower bound of the pieces of the set alone.
   Count GroupCount(uint32_t pieces, uint64_t group_nodes, const SearchLimits& limits,
                    uint64_t& nodes);
 
   const Problem& p_;
   const std::vector<Partition>& partitions_;
+  const Policy& policy_;
   std::map<uint32_t, Count> counts_;
   std::vector<std::vector<int>> conflicts_;
   // touches_[i]: the pieces whose start or target lies on a shortest way

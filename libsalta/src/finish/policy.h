@@ -23,6 +23,14 @@ struct Policy {
   // Nodes each group's search may take when groups are merged for a
   // better bound at the root.
   uint64_t group_nodes = 20000;
+  // Nodes a pair's or triple's search may take when the position's own
+  // conflicts are looked for (most take a few dozen), and the steps of the
+  // search for the best disjoint ones.
+  uint64_t small_group_nodes = 20000;
+  uint64_t packing_steps = 100000;
+  // Ways found are shortened piece by piece unless this many moves longer
+  // than the best one (replanning takes time in the length).
+  size_t shorten_margin = 8;
   // The bound table's largest size (16 bytes an entry).
   size_t bound_table_entries = size_t(1) << 22;
   // The large databases are built (seconds) only with at least this much
