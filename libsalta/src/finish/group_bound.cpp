@@ -54,10 +54,17 @@ GroupBound::Count GroupBound::GroupCount(uint32_t pieces, uint64_t group_nodes,
     }
     parts.push_back(std::move(part));
   }
-  Heuristic h;
-  h.SetPartitions(std::move(parts), sub.k);
   IdaOptions options;
   options.bound_table_entries = size_t(1) << 16;
+  return Search(pieces, sub, std::move(parts), options, group_nodes, limits, nodes);
+}
+
+GroupBound::Count GroupBound::Search(uint32_t pieces, const Problem& sub,
+                                     std::vector<Partition> parts, const IdaOptions& options,
+                                     uint64_t group_nodes, const SearchLimits& limits,
+                                     uint64_t& nodes) {
+  Heuristic h;
+  h.SetPartitions(std::move(parts), sub.k);
   Ida ida(sub, h, options);
   SearchLimits sub_limits = limits;
   sub_limits.max_nodes = group_nodes;
@@ -123,24 +130,9 @@ GroupBound::Count GroupBound::SmallGroupCount(uint32_t pieces, const SearchLimit
   for (const Partition& part : parts)
     for (const Group& group : part)
       if (!group.pdb) return Count{};
-  Heuristic h;
-  h.SetPartitions(std::move(parts), sub.k);
   IdaOptions options;
-  options.bound_table = false;
-  Ida ida(sub, h, options);
-  SearchLimits sub_limits = limits;
-  sub_limits.max_nodes = policy_.small_group_nodes;
-  if (limits.max_nodes > 0)
-    sub_limits.max_nodes = std::max<uint64_t>(
-        1, std::min(sub_limits.max_nodes, limits.max_nodes > nodes ? limits.max_nodes - nodes : 0));
-  Count count;
-  std::vector<PieceMove> path;
-  const Ida::Outcome outcome = ida.Run(count.lower, 0, sub_limits, path);
-  nodes += ida.nodes();
-  if (outcome == Ida::Outcome::kUnreachable) count.lower = kInf;
-  count.exact = outcome != Ida::Outcome::kStopped;
-  counts_[pieces] = count;
-  return count;
+  options.bound_table = false;  // searches of a few nodes
+  return Search(pieces, sub, std::move(parts), options, policy_.small_group_nodes, limits, nodes);
 }
 
 void GroupBound::FindConflicts(const SearchLimits& limits, uint64_t& nodes,

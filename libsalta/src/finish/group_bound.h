@@ -60,6 +60,10 @@ class GroupBound {
   // partition they make with the other pieces alone, and its values.
   void FindConflicts(const SearchLimits& limits, uint64_t& nodes, std::vector<uint32_t>& groups,
                      std::vector<int>& values);
+  // IDA* on the pieces alone (sub), within group_nodes: their count, kept.
+  Count Search(uint32_t pieces, const Problem& sub, std::vector<Partition> parts,
+               const IdaOptions& options, uint64_t group_nodes, const SearchLimits& limits,
+               uint64_t& nodes);
   // The count of two or three pieces alone, by IDA* over the pairs' databases.
   Count SmallGroupCount(uint32_t pieces, const SearchLimits& limits, uint64_t& nodes);
   bool Touch(uint32_t a, uint32_t b) const;
