@@ -283,7 +283,7 @@ class Count {
     // Two pieces replanned at a time, once for each new best way (slower
     // than one at a time: after the cheaper proofs).
     if (options_.techniques.shorten && found_ && best_.size() != shortened_size_) {
-      Shorten(p_, true, best_);
+      Shorten(p_, true, limits_.deadline, best_);
       shortened_size_ = best_.size();
       if (Proven()) return true;
     }
@@ -293,7 +293,7 @@ class Count {
   void Offer(std::vector<PieceMove> way) {
     if (options_.techniques.shorten &&
         (!found_ || way.size() < best_.size() + policy_.shorten_margin))
-      Shorten(p_, false, way);
+      Shorten(p_, false, limits_.deadline, way);
     if (!found_ || way.size() < best_.size()) best_ = std::move(way);
     found_ = true;
   }

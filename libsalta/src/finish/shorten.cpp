@@ -100,17 +100,18 @@ std::vector<int> Detoured(const Problem& p, const std::vector<PieceMove>& way) {
 
 }  // namespace
 
-bool Shorten(const Problem& p, bool pairs_too, std::vector<PieceMove>& way) {
+bool Shorten(const Problem& p, bool pairs_too, Clock::time_point deadline,
+             std::vector<PieceMove>& way) {
   if (p.jumps) return false;
   bool shorter = false;
   // Each piece alone, then each piece that detours with each other piece.
-  for (bool gained = true; gained;) {
+  for (bool gained = true; gained && Clock::now() < deadline;) {
     gained = false;
     for (int i = 0; i < p.k; ++i) gained |= Replan(p, i, i, way);
     for (bool pairs = pairs_too; pairs && !gained;) {
       pairs = false;
       for (int i : Detoured(p, way)) {
-        for (int j = 0; j < p.k && !pairs; ++j)
+        for (int j = 0; j < p.k && !pairs && Clock::now() < deadline; ++j)
           if (j != i) pairs = Replan(p, std::min(i, j), std::max(i, j), way);
         if (pairs) break;
       }
@@ -119,13 +120,11 @@ bool Shorten(const Problem& p, bool pairs_too, std::vector<PieceMove>& way) {
     shorter |= gained;
   }
   // A new timing can complete the goal before the end: the way ends there.
-  Squares sq = p.start;
-  int off = 0;
-  for (int i = 0; i < p.k; ++i) off += sq[i] != p.target[i];
+  int off = 0;  // pieces not on their targets
+  for (int i = 0; i < p.k; ++i) off += p.start[i] != p.target[i];
   for (size_t m = 0; m < way.size(); ++m) {
     const PieceMove& mv = way[m];
     off += (mv.to != p.target[mv.piece]) - (mv.from != p.target[mv.piece]);
-    sq[mv.piece] = mv.to;
     if (off == 0 && m + 1 < way.size()) {
       way.resize(m + 1);
       return true;

@@ -16,7 +16,8 @@ namespace salta::finish_internal {
 // Shortens `way` (a way to finish of p, every move a step) while replanning
 // a piece gains, and with `pairs_too` (slower: the search is over both
 // squares) a piece that detours together with each other piece; returns
-// whether it got shorter.
-bool Shorten(const Problem& p, bool pairs_too, std::vector<PieceMove>& way);
+// whether it got shorter. Stops replanning at the deadline.
+bool Shorten(const Problem& p, bool pairs_too, Clock::time_point deadline,
+             std::vector<PieceMove>& way);
 
 }  // namespace salta::finish_internal
