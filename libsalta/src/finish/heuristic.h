@@ -60,14 +60,17 @@ class Heuristic {
   }
 
   // The bound after piece i of the placement sq moves to `to` (sq is the
-  // placement the values are for).
-  int Child(const Squares& sq, int i, Square to) const {
+  // placement the values are for). With a `cutoff`, the partitions stop
+  // once one exceeds it: the value is then only a lower bound above it,
+  // all a search needs of a child it will not visit.
+  int Child(const Squares& sq, int i, Square to, int cutoff = kInf) const {
     int h = 0;
     for (int q = 0; q < nq_; ++q) {
       const int gi = group_of_[q][i];
       const int v = Lookup(groups_[q][gi], sq, i, to);
       if (v >= kInf) return kInf;
       h = std::max(h, sums_[q] - values_[q][gi] + v);
+      if (h > cutoff) return h;
     }
     return h;
   }

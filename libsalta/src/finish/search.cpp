@@ -78,7 +78,7 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
       // Undoing the last move never shortens a way to the goal.
       if (i == last.piece && to == last.from) return;
       if (options_.move_pruning && i < last.piece && Commutes(from, to, jump, last)) return;
-      const int hc = h_.Child(sq_, i, to);
+      const int hc = h_.Child(sq_, i, to, std::max(0, bound - g - 1));
       if (hc >= kInf) return;
       const PieceMove mv{int8_t(i), int8_t(from), int8_t(to), jump};
       if (hc == 0) {
