@@ -276,7 +276,7 @@ class Count {
           std::vector<Partition> partitions = partitions_;
           partitions.push_back(std::move(*conflicts));
           SetBound(std::move(partitions));
-          groups_done_ = true;
+          groups_done_ = true;  // (SetBound starts over; these groups are counted)
         }
       }
     }

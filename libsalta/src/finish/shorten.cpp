@@ -57,7 +57,7 @@ bool Replan(const Problem& p, int a, int b, std::vector<PieceMove>& way) {
     if (at == goal) break;
     const State s = state_of(at);
     const int c = cost[at];
-    if (c + 1 >= own && !(c < own && s.t < t_end)) continue;  // no gain along this way
+    if (c >= own) continue;  // no gain along this way
     if (s.t < t_end && others[s.t].to != s.sa && others[s.t].to != s.sb)
       reach({s.t + 1, s.sa, s.sb}, at, c, true);
     if (c + 1 >= own) continue;
