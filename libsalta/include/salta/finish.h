@@ -49,8 +49,8 @@ struct FinishTechniques {
   // The pairs and triples the group bound finds in conflict get databases
   // of their own, one more partition of the search's bound.
   bool conflict_partition = true;
-  // Ways found by the beam search are shortened piece by piece (each
-  // piece's moves replanned between the others').
+  // Ways found by the beam search are shortened: each piece's moves, then
+  // each detouring piece's with another's, replanned between the others'.
   bool shorten = true;
 };
 

@@ -56,8 +56,9 @@ class GroupBound {
   // of two gains, `touching_only`: only groups that touch (see Touch).
   int Merge(std::vector<uint32_t> groups, std::vector<int> values, bool touching_only, int lower,
             int target, const SearchLimits& limits, uint64_t& nodes);
-  // The disjoint small groups that gain most, into conflicts_; returns the
-  // partition they make with the other pieces alone, and its values.
+  // The disjoint small groups that gain most, into conflicts_; `groups`
+  // and `values` get the partition they make with the other pieces alone
+  // and its counts. Sets touches_, which Touch reads.
   void FindConflicts(const SearchLimits& limits, uint64_t& nodes, std::vector<uint32_t>& groups,
                      std::vector<int>& values);
   // IDA* on the pieces alone (sub), within group_nodes: their count, kept.
