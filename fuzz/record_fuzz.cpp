@@ -14,6 +14,10 @@
 #include "salta/record.h"
 #include "salta/replay.h"
 
+namespace {
+constexpr uint64_t kCountNodeLimit = 5000;
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Small limits so that the limits themselves are exercised too.
   salta::RecordLimits limits;
@@ -22,6 +26,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   for (const salta::ParsedGame& game : salta::ParseRecords(text, limits)) {
     salta::ReplayOptions options;
+    // A scoring count of a far position can take minutes in this
+    // instrumented build under the default limit; a few thousand nodes still
+    // reach every stage of the count, and the limit's own verdicts.
+    options.count = salta::ScoreCountOptions(kCountNodeLimit);
     const salta::ReplayReport strict = salta::ReplayGame(game, options);
     options.lenient = true;
     const salta::ReplayReport lenient = salta::ReplayGame(game, options);

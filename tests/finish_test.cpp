@@ -745,6 +745,45 @@ std::vector<std::pair<Side, Position>> FarPositions(size_t count) {
   return out;
 }
 
+// The large databases take seconds to build, which a node limit does not
+// count: under a tight limit a count keeps to the small ones (and stays
+// short), under an ample one it builds them where the small ones did not
+// settle it. Counts that take the same nodes whatever ran before.
+TEST(Finish, TightNodeLimitKeepsTheLargeDatabasesOut) {
+  // White after random play to the move limit on 8x8: the three-piece
+  // databases do not settle it.
+  const Variant& v = MakeV("standard", {"move-limit=120"}, 8, 3);
+  absl::StatusOr<Position> pos = ParsePosition(
+      v,
+      "w S1h8,S2c7,S3g5,S4f4,M1e5,M2b6,M3d4,M4g7,U1a7,U2e7,U3d8,U4b4,s1a1,s2d2,s3f2,s4c3,m1g3,"
+      "m2e3,m3e1,m4a5,u1h2,u2g1,u3a3,u4b2 240 #");
+  ASSERT_TRUE(pos.ok()) << pos.status();
+  FinishOptions options;
+  options.reuse_cached_patterns = false;
+  options.node_limit = 5000;
+  absl::StatusOr<FinishResult> tight = MinMovesToFinish(*pos, Side::kWhite, options);
+  ASSERT_TRUE(tight.ok()) << tight.status();
+  EXPECT_FALSE(tight->exact);
+  EXPECT_EQ(tight->pattern_size, 3);
+  EXPECT_LE(tight->nodes, options.node_limit + 100);
+  options.node_limit = 2000000;
+  absl::StatusOr<FinishResult> ample = MinMovesToFinish(*pos, Side::kWhite, options);
+  ASSERT_TRUE(ample.ok()) << ample.status();
+  EXPECT_EQ(ample->pattern_size, 4);
+  EXPECT_TRUE(ample->exact);
+  absl::StatusOr<FinishResult> unlimited = MinMovesToFinish(*pos, Side::kWhite, FinishOptions{});
+  ASSERT_TRUE(unlimited.ok()) << unlimited.status();
+  EXPECT_EQ(ample->moves(), unlimited->moves());
+  // On 10x10 too (the large databases there take seconds, minutes under
+  // the sanitizers).
+  for (const auto& [side, far] : FarPositions(1)) {
+    options.node_limit = 5000;
+    absl::StatusOr<FinishResult> r = MinMovesToFinish(far, side, options);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(r->pattern_size, 3);
+  }
+}
+
 TEST(Finish, FarFromHomeCountsAreConsistentWithTheirSuccessors) {
   const char* env = std::getenv("SALTA_SANITIZED");
   const bool sanitized = env != nullptr && env[0] != '\0';

@@ -739,8 +739,10 @@ TEST(ReferenceMovegen, PerftFromTheStart) {
     const std::vector<ref::RefMove> moves = ref::LegalMoves(rp);
     ASSERT_EQ(r->divide.size(), moves.size()) << c.spec;
     for (const auto& [move, count] : r->divide) {
+      // (Clang before 16 cannot capture a structured binding.)
+      const Move wanted = move;
       auto it = std::find_if(moves.begin(), moves.end(), [&](const ref::RefMove& m) {
-        return ToLibraryMove(c.shape.size, m) == move;
+        return ToLibraryMove(c.shape.size, m) == wanted;
       });
       ASSERT_NE(it, moves.end()) << c.spec;
       ref::RefPosition next = rp;

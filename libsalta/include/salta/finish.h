@@ -114,6 +114,10 @@ struct FinishResult {
   std::vector<Move> solution;
   uint64_t nodes = 0;
   double seconds = 0;
+  // The most pieces one pattern database of the final bound covers (0: the
+  // per-piece distances only): the large size unless the count ended before
+  // they were built, or a node or time limit kept them out.
+  int pattern_size = 0;
 
   // The count, or kUnknownMoves unless exact and reachable.
   int moves() const { return exact && reachable ? lower : kUnknownMoves; }

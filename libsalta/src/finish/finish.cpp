@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <optional>
 
 #include "absl/strings/str_cat.h"
@@ -167,6 +168,7 @@ class Count {
       if (!made.ok()) return made.status();
       partitions = std::move(*made);
     }
+    if (!partitions.empty()) result_.pattern_size = small;
     // Each database is at least the sum of its pieces' distances, so the
     // single pieces only count when there are no databases.
     if (partitions.empty()) partitions.push_back(std::move(singles));
@@ -188,12 +190,14 @@ class Count {
     if (UpperAndGroups(policy_.beam_widths[0])) return Concluded();
     // 3. The large databases, where the small ones were used so far (they
     //    take seconds to build: not under a tight limit).
-    if (small < size && TimeLeft() > policy_.large_pdb_seconds) {
+    if (small < size && TimeLeft() > policy_.large_pdb_seconds &&
+        NodesLeft() >= policy_.large_pdb_nodes) {
       absl::StatusOr<std::vector<Partition>> large =
           BoundPartitions(p_, size, options_, policy_, Find::kBuild);
       if (!large.ok()) return large.status();
       if (large->empty()) return absl::InternalError("no pattern databases of the large size");
       SetBound(std::move(*large));
+      result_.pattern_size = size;
       lower_ = std::max(lower_, h_.value());
       if (UpperAndGroups(policy_.beam_widths[0])) return Concluded();
     }
@@ -221,14 +225,18 @@ class Count {
     return std::chrono::duration<double>(limits_.deadline - Clock::now()).count();
   }
   uint64_t NodesUsed() const { return nodes_ + ida_->nodes(); }
+  // Under the node limit; the most a number can say without one.
+  uint64_t NodesLeft() const {
+    if (limits_.max_nodes == 0) return std::numeric_limits<uint64_t>::max();
+    return limits_.max_nodes > NodesUsed() ? limits_.max_nodes - NodesUsed() : 0;
+  }
 
   // The searches' limits with at most `nodes` more nodes (0: the limits'
   // own), for a search whose own count is at `own`.
   SearchLimits Limits(uint64_t nodes, uint64_t own) const {
     SearchLimits l = limits_;
     l.max_nodes = 0;
-    if (limits_.max_nodes > 0)
-      l.max_nodes = own + (limits_.max_nodes > NodesUsed() ? limits_.max_nodes - NodesUsed() : 0);
+    if (limits_.max_nodes > 0) l.max_nodes = own + NodesLeft();
     if (nodes > 0 && (l.max_nodes == 0 || own + nodes < l.max_nodes)) l.max_nodes = own + nodes;
     if (l.max_nodes == own && limits_.max_nodes > 0) l.max_nodes = own + 1;
     return l;
@@ -316,7 +324,9 @@ class Count {
     return Finish();
   }
   absl::StatusOr<FinishResult> Unreachable() {
+    const int pattern_size = result_.pattern_size;
     result_ = FinishResult{};
+    result_.pattern_size = pattern_size;
     result_.reachable = false;
     result_.exact = true;
     result_.lower = result_.upper = kUnknownMoves;

@@ -33,9 +33,12 @@ struct Policy {
   size_t shorten_margin = 8;
   // The bound table's largest size (16 bytes an entry).
   size_t bound_table_entries = size_t(1) << 22;
-  // The large databases are built (seconds) only with at least this much
-  // time left.
+  // The large databases are built (seconds; minutes in a sanitized build)
+  // only with at least this much time left, and under a node limit with at
+  // least this many nodes left: their build is not counted in nodes, so a
+  // tight limit would not bound the count's time.
   double large_pdb_seconds = 4.0;
+  uint64_t large_pdb_nodes = 1000000;
 };
 
 }  // namespace salta::finish_internal
