@@ -92,6 +92,7 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
         return;
       }
       children_.push_back(Child{mv, hc});
+      if (options_.bound_table) bounds_.Prefetch(NodeKey(MovedKey(key_, i, from, to), i, from));
     });
   }
   if (goal) {
