@@ -121,7 +121,7 @@ absl::Status PreparePatternDatabases(const Position& pos, Side side, const Finis
   const Problem p = MakeProblem(pos, side);
   if (p.k == 0) return absl::OkStatus();
   const Policy policy;
-  return BoundPartitions(p, GroupSize(p, options, policy), options, policy, Find::kBuild).status();
+  return BoundPartitions(p, GroupSize(p, options, policy), options, policy, Find::kSave).status();
 }
 
 namespace {

@@ -254,7 +254,8 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
                                                                const PatternSource& source,
                                                                Find find) {
   const std::string key = CacheKey(p, targets);
-  if (std::shared_ptr<const PatternDb> pdb = Cache::Get().Lookup(key)) return pdb;
+  const std::shared_ptr<const PatternDb> cached = Cache::Get().Lookup(key);
+  if (cached && (find != Find::kSave || source.dir.empty())) return cached;
   if (find == Find::kCached) return absl::NotFoundError("not in the cache");
   if (source.dir.empty()) {
     if (find == Find::kStored) return absl::NotFoundError("no pattern directory");
@@ -270,7 +271,7 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
   if (damaged && source.report)
     source.report(
         absl::StrCat("pattern table damaged, rebuilding it: ", loaded.status().message()));
-  std::shared_ptr<const PatternDb> built = BuildPatternDb(p, targets);
+  std::shared_ptr<const PatternDb> built = cached ? cached : BuildPatternDb(p, targets);
   if (absl::Status s = Save(p, *built, dir, damaged); !s.ok())
     return absl::Status(s.code(), absl::StrCat("cannot store pattern table: ", s.message()));
   return Cache::Get().Insert(key, std::move(built));
@@ -322,7 +323,8 @@ absl::StatusOr<std::vector<Partition>> ResolvePartitions(
       absl::StatusOr<std::shared_ptr<const PatternDb>> pdb =
           FindPatternDb(p, targets, source, find);
       if (!pdb.ok()) {
-        if (find != Find::kBuild && absl::IsNotFound(pdb.status())) return std::vector<Partition>();
+        if ((find == Find::kCached || find == Find::kStored) && absl::IsNotFound(pdb.status()))
+          return std::vector<Partition>();
         return pdb.status();
       }
       group.pdb = *pdb;

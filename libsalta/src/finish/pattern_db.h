@@ -52,6 +52,8 @@ enum class Find {
   kCached,  // the process's cache only
   kStored,  // the cache, else a table in source.dir
   kBuild,   // the cache, else a table, else built (and stored in source.dir)
+  kSave,    // as kBuild, and a table in source.dir afterwards even where the
+            // cache had the database (building ahead)
 };
 
 // The database for the group, from the process's cache, else loaded from
