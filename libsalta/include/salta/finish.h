@@ -131,7 +131,9 @@ absl::StatusOr<FinishResult> MinMovesToFinish(const Position& pos, Side side,
                                               const FinishOptions& options);
 
 // Builds (or loads from options.pattern_dir) the pattern databases the
-// solver would use for `side` in `pos`, so that later counts start at once.
+// solver would use for `side` in `pos`, so that later counts start at once;
+// with a pattern_dir, every table is there afterwards, even for databases
+// this process already held in memory.
 absl::Status PreparePatternDatabases(const Position& pos, Side side, const FinishOptions& options);
 
 // The position with only the pieces of `side`, `side` to move, ply 0.
