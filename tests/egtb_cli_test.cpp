@@ -842,12 +842,16 @@ TEST(EgtbCli, KilledBuildsRunAgainEndWithTheSameTable) {
     const bool was_killed = RunAndKill(BuildArgv(args, db), f * seconds);
     killed += was_killed;
     if (was_killed) {
-      // The unfinished table is refused, saying what to do.
+      // The unfinished table is refused, saying what to do; killed before
+      // the table was begun (a slow start on a loaded machine, under the
+      // sanitizers), there is none yet.
       for (const char* sub : {"info", "probe --moves ''"}) {
         const ToolRun r = RunTool(absl::StrCat(sub, " --db ", Quote(db)));
         if (r.status == 0) continue;  // killed as it ended
         EXPECT_EQ(r.status, 2) << sub << ": " << Describe(r);
-        EXPECT_TRUE(absl::StrContains(r.err, "did not finish")) << sub << ": " << r.err;
+        EXPECT_TRUE(absl::StrContains(r.err, "did not finish") ||
+                    (f == 0.1 && absl::StrContains(r.err, "no table at")))
+            << sub << ": " << r.err;
       }
       // The run that resumes is killed too.
       if (f == 0.35) killed += RunAndKill(BuildArgv(args, db), 0.3 * seconds);
