@@ -128,7 +128,7 @@ constexpr const char* kScript = R"js(
     show();
   }
   function select(game) {
-    if (!(game >= 0 && game < data.games.length)) return;
+    if (!(game >= 0 && game < data.games.length) || game === state.game) return;
     state.game = game;
     state.ply = 0;
     show();
@@ -169,6 +169,12 @@ constexpr const char* kScript = R"js(
     if (m) select(Number(m[1]) - 1);
   }
   window.addEventListener("hashchange", fromHash);
+  // A click shows its game at once; the hashchange that follows (a later
+  // task) then finds the game shown and leaves the ply alone.
+  for (var k = 0; k < links.length; k++)
+    links[k].addEventListener("click", function (e) {
+      select(Number(e.currentTarget.getAttribute("data-game")));
+    });
   show();
   fromHash();
 })();
