@@ -324,13 +324,14 @@ uint64_t Sparser(uint64_t stride, uint64_t factor) {
 // not change. Without the quick first search every count goes through the
 // beam search, the bound of merged groups and the later stages.
 std::vector<FinishOptions> TechniqueSets() {
-  std::vector<FinishOptions> sets(9);
-  // 0: everything, as used.
+  std::vector<FinishOptions> sets(10);
+  // 0: as used (move pruning off).
   sets[1].techniques.quick_search = false;
   sets[2].techniques.quick_search = false;
   sets[2].techniques.upper_bound_search = false;
+  // Move pruning on, with the bound table (kept by state and last move).
   sets[3].techniques.quick_search = false;
-  sets[3].techniques.move_pruning = false;
+  sets[3].techniques.move_pruning = true;
   sets[4].techniques.quick_search = false;
   sets[4].techniques.bound_table = false;
   sets[5].techniques.quick_search = false;
@@ -341,6 +342,10 @@ std::vector<FinishOptions> TechniqueSets() {
   sets[7].techniques.conflict_partition = false;
   sets[8].techniques.quick_search = false;
   sets[8].techniques.shorten = false;
+  // Move pruning on and no bound table.
+  sets[9].techniques.quick_search = false;
+  sets[9].techniques.move_pruning = true;
+  sets[9].techniques.bound_table = false;
   return sets;
 }
 

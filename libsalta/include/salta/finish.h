@@ -31,16 +31,19 @@ namespace salta {
 // A count that is not known: no solution found yet, or the goal unreachable.
 inline constexpr int kUnknownMoves = -1;
 
-// The techniques the solver uses, all on by default. Switching one off never
-// changes a count, only the time it takes: for tests and measurements.
+// The techniques the solver uses, all but move pruning on by default.
+// Switching one on or off never changes a count, only the time it takes: for
+// tests and measurements.
 struct FinishTechniques {
   // A short IDA* first, which settles most counts.
   bool quick_search = true;
   // A beam search for a way to finish before the exact search.
   bool upper_bound_search = true;
   // One order of moves that commute (moves of different pieces playable in
-  // either order to the same placement).
-  bool move_pruning = true;
+  // either order to the same placement). Off by default: the bound table
+  // then keeps the bounds of states whatever way led to them, which meets
+  // the other orders too, and searches fewer nodes (docs/scoring.md).
+  bool move_pruning = false;
   // The table of the bounds that failed searches prove.
   bool bound_table = true;
   // Exact counts of groups larger than the pattern databases', merged

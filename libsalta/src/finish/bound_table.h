@@ -3,10 +3,11 @@
 // one plus the child's bound). Later visits -- the same node in the next
 // iteration of IDA*, or a transposition -- start from it.
 //
-// A node is a state and the last move's piece and from-square: what the
-// canonical order of commuting moves lets a node search depends on the move
-// that led to it (search.h), so a bound proven under one history is kept
-// for that history only.
+// A node is a state, or, where the search skips moves by the way it came
+// (the canonical order of commuting moves, search.h), a state and the last
+// move's piece and from-square: what such a node searches depends on the
+// move that led to it, so a bound proven under one history is kept for that
+// history only.
 #pragma once
 
 #include <algorithm>
@@ -18,8 +19,8 @@
 
 namespace salta::finish_internal {
 
-// The key of a search node: the state's key with the last move (piece and
-// from-square, -1 at the root) in its spare bits.
+// The key of a search node with a history: the state's key with the last
+// move (piece and from-square, -1 at the root) in its spare bits.
 inline Key NodeKey(Key state, int last_piece, int last_from) {
   state.a |= uint64_t(last_piece + 1) << 60;
   state.b |= uint64_t(last_from + 1) << 32;

@@ -132,6 +132,7 @@ GroupBound::Count GroupBound::SmallGroupCount(uint32_t pieces, const SearchLimit
       if (!group.pdb) return Count{};
   IdaOptions options;
   options.bound_table = false;  // searches of a few nodes
+  options.move_pruning = true;
   return Search(pieces, sub, std::move(parts), options, policy_.small_group_nodes, limits, nodes);
 }
 

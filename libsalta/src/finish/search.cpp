@@ -8,6 +8,7 @@ Ida::Ida(const Problem& p, Heuristic& h, const IdaOptions& options)
     : p_(p),
       h_(h),
       options_(options),
+      by_state_(options.bound_table && !options.move_pruning),
       bounds_(options.bound_table ? options.bound_table_entries : 0) {
   sq_ = p_.start;
   for (int i = 0; i < p_.k; ++i) occ_ |= SquareBit(sq_[i]);
@@ -28,7 +29,7 @@ Ida::Outcome Ida::Run(int& lower, int stop_at, const SearchLimits& limits,
   h_.Set(sq_);
   const PieceMove root;
   const int h0 =
-      std::max(h_.value(), options_.bound_table ? bounds_.Probe(NodeKey(key_, -1, -1)) : 0);
+      std::max(h_.value(), options_.bound_table ? bounds_.Probe(NodeOf(key_, -1, -1)) : 0);
   if (h0 >= kInf) return Outcome::kUnreachable;
   lower = std::max(lower, h0);
   if (h_.value() == 0) {
@@ -75,8 +76,9 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
     const Square from = sq_[i];
     p_.ForEachMoveFrom(from, occ_, [&](Square to, bool jump) {
       if (goal) return;
-      // Undoing the last move never shortens a way to the goal.
-      if (i == last.piece && to == last.from) return;
+      // Undoing the last move never shortens a way to the goal (but the
+      // parent's bound may be the state's).
+      if (!by_state_ && i == last.piece && to == last.from) return;
       if (options_.move_pruning && i < last.piece && Commutes(from, to, jump, last)) return;
       const int hc = h_.Child(sq_, i, to, std::max(0, bound - g - 1));
       if (hc >= kInf) return;
@@ -92,7 +94,7 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
         return;
       }
       children_.push_back(Child{mv, hc});
-      if (options_.bound_table) bounds_.Prefetch(NodeKey(MovedKey(key_, i, from, to), i, from));
+      if (options_.bound_table) bounds_.Prefetch(NodeOf(MovedKey(key_, i, from, to), i, from));
     });
   }
   if (goal) {
@@ -109,7 +111,7 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
     const Key child_key = MovedKey(key_, mv.piece, mv.from, mv.to);
     int hc = children_[c].h;
     if (options_.bound_table)
-      hc = std::max(hc, bounds_.Probe(NodeKey(child_key, mv.piece, mv.from)));
+      hc = std::max(hc, bounds_.Probe(NodeOf(child_key, mv.piece, mv.from)));
     int r = hc;
     if (g + 1 + hc <= bound) {
       Heuristic::Saved saved;
@@ -137,7 +139,7 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
   }
   children_.resize(base);
   best = std::max(best, h);
-  if (options_.bound_table) bounds_.Store(NodeKey(key_, last.piece, last.from), best);
+  if (options_.bound_table) bounds_.Store(NodeOf(key_, last.piece, last.from), best);
   return best;
 }
 
