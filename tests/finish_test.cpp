@@ -324,7 +324,7 @@ uint64_t Sparser(uint64_t stride, uint64_t factor) {
 // not change. Without the quick first search every count goes through the
 // beam search, the bound of merged groups and the later stages.
 std::vector<FinishOptions> TechniqueSets() {
-  std::vector<FinishOptions> sets(11);
+  std::vector<FinishOptions> sets(10);
   // 0: as used (move pruning off).
   sets[1].techniques.quick_search = false;
   sets[2].techniques.quick_search = false;
@@ -336,7 +336,7 @@ std::vector<FinishOptions> TechniqueSets() {
   sets[4].techniques.bound_table = false;
   sets[5].techniques.quick_search = false;
   sets[5].techniques.group_bound = false;
-  sets[6].techniques = FinishTechniques{false, false, false, false, false, false, false, false};
+  sets[6].techniques = FinishTechniques{false, false, false, false, false, false, false};
   sets[6].pattern_group_size = 0;
   sets[7].techniques.quick_search = false;
   sets[7].techniques.conflict_partition = false;
@@ -346,8 +346,6 @@ std::vector<FinishOptions> TechniqueSets() {
   sets[9].techniques.quick_search = false;
   sets[9].techniques.move_pruning = true;
   sets[9].techniques.bound_table = false;
-  sets[10].techniques.quick_search = false;
-  sets[10].techniques.group_counts = false;
   return sets;
 }
 
@@ -729,20 +727,13 @@ TEST(Finish, ForwardStartPositionsWithOneRow) {
 // one more than the least count over the position's successors, and every
 // solution replays to the goal in exactly the count.
 
-// The first `count` 10x10 standard positions of a benchmark set (data/).
-std::vector<std::pair<Side, Position>> BenchPositions(size_t count, const std::string& file) {
-  std::ifstream in(std::string(SALTA_DATA_DIR) + "/" + file);
+std::vector<std::pair<Side, Position>> FarPositions(size_t count) {
+  std::ifstream in(std::string(SALTA_DATA_DIR) + "/finish-bench-far.txt");
   EXPECT_TRUE(in.good());
   std::vector<std::pair<Side, Position>> out;
   for (std::string line; out.size() < count && std::getline(in, line);) {
     if (line.empty() || line[0] == '#') continue;
-    // side | rules | NxN/R | position, or (finish-bench.txt, all of them
-    // standard 10x10) side position
-    if (line.find(" | ") == std::string::npos) {
-      const size_t space = line.find(' ');
-      line = line.substr(0, space) + " | standard move-limit=120 | 10x10/3 | " +
-             line.substr(space + 1);
-    }
+    // side | rules | NxN/R | position
     std::vector<std::string> f;
     for (size_t at = 0;;) {
       const size_t bar = line.find(" | ", at);
@@ -757,10 +748,6 @@ std::vector<std::pair<Side, Position>> BenchPositions(size_t count, const std::s
     out.emplace_back(f[0] == "white" ? Side::kWhite : Side::kBlack, *pos);
   }
   return out;
-}
-
-std::vector<std::pair<Side, Position>> FarPositions(size_t count) {
-  return BenchPositions(count, "finish-bench-far.txt");
 }
 
 // The large databases take seconds to build, which a node limit does not
@@ -800,46 +787,6 @@ TEST(Finish, TightNodeLimitKeepsTheLargeDatabasesOut) {
     ASSERT_TRUE(r.ok()) << r.status();
     EXPECT_EQ(r->pattern_size, 3);
   }
-}
-
-// The merged groups' counts in the search's bound (group_counts) are in
-// play only where the group bound gained and did not settle the count: far
-// positions, whose counts must be the same with and without them.
-TEST(Finish, GroupCountsInTheSearchKeepTheCounts) {
-  const char* env = std::getenv("SALTA_SANITIZED");
-  const bool sanitized = env != nullptr && env[0] != '\0';
-  FinishOptions with;
-  with.techniques.quick_search = false;  // to the group bound
-  // Ways left as found are often longer than the count: the search must
-  // then find a shorter one under the groups' bound (a bound that counted
-  // too high would cut it off).
-  with.techniques.shorten = false;
-  with.node_limit = 100000;
-  FinishOptions without = with;
-  without.techniques.group_counts = false;
-  int exact = 0, differ = 0;
-  std::vector<std::pair<Side, Position>> positions = FarPositions(sanitized ? 6 : 30);
-  for (auto& p : BenchPositions(sanitized ? 6 : 30, "finish-bench.txt")) positions.push_back(p);
-  for (const auto& [side, pos] : positions) {
-    const std::string where = PositionToString(pos) + " " + std::string(SideName(side));
-    absl::StatusOr<FinishResult> a = MinMovesToFinish(pos, side, with);
-    absl::StatusOr<FinishResult> b = MinMovesToFinish(pos, side, without);
-    ASSERT_TRUE(a.ok() && b.ok()) << where;
-    // Proven bounds of the one never contradict the other's.
-    if (a->upper != kUnknownMoves) {
-      EXPECT_LE(b->lower, a->upper) << where;
-    }
-    if (b->upper != kUnknownMoves) {
-      EXPECT_LE(a->lower, b->upper) << where;
-    }
-    if (a->exact && b->exact) {
-      ++exact;
-      EXPECT_EQ(a->moves(), b->moves()) << where;
-    }
-    differ += a->nodes != b->nodes;
-  }
-  EXPECT_GT(exact, 0);
-  EXPECT_GT(differ, 0) << "the group counts were never used";
 }
 
 TEST(Finish, FarFromHomeCountsAreConsistentWithTheirSuccessors) {

@@ -52,9 +52,6 @@ struct FinishTechniques {
   // The pairs and triples the group bound finds in conflict get databases
   // of their own, one more partition of the search's bound.
   bool conflict_partition = true;
-  // The merged groups' counts carry into the search's bound: along a way,
-  // each group still needs its count less its pieces' moves.
-  bool group_counts = true;
   // Ways found by the beam search are shortened: each piece's moves, then
   // each detouring piece's with another's, replanned between the others'.
   bool shorten = true;

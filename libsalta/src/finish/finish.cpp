@@ -287,12 +287,6 @@ class Count {
           groups_done_ = true;  // (SetBound starts over; these groups are counted)
         }
       }
-      // And the merged groups' counts, less the moves their pieces make.
-      const GroupBound::Merged& merged = groups.merged();
-      if (options_.techniques.group_counts && merged.partition >= 0) {
-        h_.SetGroupCounts(p_.start, merged.partition, merged.groups, merged.counts);
-        h_.Set(p_.start);
-      }
     }
     // Two pieces replanned at a time, once for each new best way (slower
     // than one at a time: after the cheaper proofs).

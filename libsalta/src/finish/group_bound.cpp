@@ -230,7 +230,7 @@ void GroupBound::FindConflicts(const SearchLimits& limits, uint64_t& nodes,
     }
 }
 
-int GroupBound::Merge(std::vector<uint32_t>& groups, std::vector<int>& values, bool touching_only,
+int GroupBound::Merge(std::vector<uint32_t> groups, std::vector<int> values, bool touching_only,
                       int lower, int target, const SearchLimits& limits, uint64_t& nodes) {
   const uint64_t group_nodes = policy_.group_nodes;
   for (;;) {
@@ -269,8 +269,7 @@ int GroupBound::Improve(int lower, int target, const SearchLimits& limits, uint6
   std::vector<int> values;
   FindConflicts(limits, nodes, groups, values);
   lower = Merge(groups, values, true, lower, target, limits, nodes);
-  for (size_t q = 0; q < partitions_.size(); ++q) {
-    const Partition& partition = partitions_[q];
+  for (const Partition& partition : partitions_) {
     if (lower >= target) return lower;
     groups.clear();
     values.clear();
@@ -283,12 +282,7 @@ int GroupBound::Improve(int lower, int target, const SearchLimits& limits, uint6
       single.Set(p_.start);
       values.push_back(single.value());
     }
-    int before = 0;
-    for (int v : values) before += v;
     lower = Merge(groups, values, false, lower, target, limits, nodes);
-    int sum = 0;
-    for (int v : values) sum = std::min(kInf, sum + v);
-    if (sum > before && sum > merged_.sum && sum < kInf) merged_ = {int(q), groups, values, sum};
   }
   return lower;
 }

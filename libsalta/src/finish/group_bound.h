@@ -47,28 +47,14 @@ class GroupBound {
   // that carries their conflicts into the search.
   const std::vector<std::vector<int>>& conflicts() const { return conflicts_; }
 
-  // Groups merged from one of the databases' partitions (`partition`, an
-  // index into them), each a union of that partition's groups, with their
-  // proven counts: the merge whose counts sum highest (empty until Improve
-  // has run, and where no merge gained). Heuristic::SetGroupCounts carries
-  // them into the search.
-  struct Merged {
-    int partition = -1;
-    std::vector<uint32_t> groups;  // sets of pieces
-    std::vector<int> counts;
-    int sum = 0;
-  };
-  const Merged& merged() const { return merged_; }
-
  private:
   struct Count {
     int lower = 0;
     bool exact = false;
   };
-  // Merges groups (sets of pieces, with their proven counts, merged in
-  // place) while a merge of two gains, `touching_only`: only groups that
-  // touch (see Touch).
-  int Merge(std::vector<uint32_t>& groups, std::vector<int>& values, bool touching_only, int lower,
+  // Merges groups (sets of pieces, with their proven counts) while a merge
+  // of two gains, `touching_only`: only groups that touch (see Touch).
+  int Merge(std::vector<uint32_t> groups, std::vector<int> values, bool touching_only, int lower,
             int target, const SearchLimits& limits, uint64_t& nodes);
   // The disjoint small groups that gain most, into conflicts_; `groups`
   // and `values` get the partition they make with the other pieces alone
@@ -92,7 +78,6 @@ class GroupBound {
   const Policy& policy_;
   std::map<uint32_t, Count> counts_;
   std::vector<std::vector<int>> conflicts_;
-  Merged merged_;
   // touches_[i]: the pieces whose start or target lies on a shortest way
   // of piece i, or on whose shortest ways i's start or target lies.
   std::vector<uint32_t> touches_;
