@@ -76,8 +76,9 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
     const Square from = sq_[i];
     p_.ForEachMoveFrom(from, occ_, [&](Square to, bool jump) {
       if (goal) return;
-      // Undoing the last move never shortens a way to the goal (but the
-      // parent's bound may be the state's).
+      // Undoing the last move never shortens a way to the goal; but a bound
+      // kept by state must hold however the state is reached, so it counts
+      // every move, that one too.
       if (!by_state_ && i == last.piece && to == last.from) return;
       if (options_.move_pruning && i < last.piece && Commutes(from, to, jump, last)) return;
       const int hc = h_.Child(sq_, i, to, std::max(0, bound - g - 1));
