@@ -23,13 +23,9 @@ struct SearchLimits {
 };
 
 struct IdaOptions {
-  // Search only one order of moves that commute (see Ida). Off where the
-  // bound table is on: what a node searches then depends on the move that
-  // led to it, so the table keeps a state's bounds apart by that move, and
-  // a state reached by other last moves is searched again for each. (On
-  // the far position of docs/scoring.md, with pruning, 3 M nodes were 1.26 M
-  // states; a whole iteration took 16.2 M nodes and 27.7 s with it, 4.6 M
-  // and 7.6 s without.)
+  // Search only one order of moves that commute (see Ida). Off by default:
+  // with it the bound table must keep a state's bounds apart by the last
+  // move, and searches more nodes (measured in docs/scoring.md).
   bool move_pruning = false;
   // Keep the bounds failed searches prove (bound_table.h).
   bool bound_table = true;
