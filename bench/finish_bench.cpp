@@ -3,7 +3,7 @@
 // of each.
 //
 //   build/bench/salta_finish_bench [--data FILE]... [--pdb-dir DIR]
-//       [--group-size K] [--verbose]
+//       [--group-size K] [--off TECHNIQUE]... [--verbose]
 //   build/bench/salta_finish_bench --generate 100 --seed 1 > data/finish-bench.txt
 //   build/bench/salta_finish_bench --generate-far 100 --seed 1 > data/finish-bench-far.txt
 //
@@ -356,6 +356,21 @@ bool RunSet(const std::string& name, const std::vector<Item>& items,
   return exact == int(items.size());
 }
 
+// The switch of the technique named as in salta/finish.h, or null.
+bool* TechniqueFlag(salta::FinishTechniques& t, const std::string& name) {
+  const std::pair<const char*, bool*> flags[] = {{"quick_search", &t.quick_search},
+                                                 {"upper_bound_search", &t.upper_bound_search},
+                                                 {"move_pruning", &t.move_pruning},
+                                                 {"bound_table", &t.bound_table},
+                                                 {"stubborn_sets", &t.stubborn_sets},
+                                                 {"group_bound", &t.group_bound},
+                                                 {"conflict_partition", &t.conflict_partition},
+                                                 {"shorten", &t.shorten}};
+  for (const auto& [n, flag] : flags)
+    if (name == n) return flag;
+  return nullptr;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -379,6 +394,8 @@ int main(int argc, char** argv) {
       options.node_limit = std::stoull(next());
     else if (a == "--verbose")
       verbose = true;
+    else if (a == "--off" && TechniqueFlag(options.techniques, next()))
+      *TechniqueFlag(options.techniques, argv[i]) = false;
     else if (a == "--generate")
       generate = std::stoi(next());
     else if (a == "--generate-far")
@@ -386,10 +403,12 @@ int main(int argc, char** argv) {
     else if (a == "--seed")
       seed = std::stoull(next());
     else {
-      std::cerr << "usage: salta_finish_bench [--data FILE]... [--pdb-dir DIR] [--group-size K] "
-                   "[--time-limit S] [--node-limit N] [--verbose] | --generate N [--seed S] | "
-                   "--generate-far N "
-                   "[--seed S]\n";
+      std::cerr
+          << "usage: salta_finish_bench [--data FILE]... [--pdb-dir DIR] [--group-size K] "
+             "[--time-limit S] [--node-limit N] [--off TECHNIQUE]... [--verbose] | --generate N "
+             "[--seed S] | "
+             "--generate-far N "
+             "[--seed S]\n";
       return 2;
     }
   }

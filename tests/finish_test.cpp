@@ -324,7 +324,7 @@ uint64_t Sparser(uint64_t stride, uint64_t factor) {
 // not change. Without the quick first search every count goes through the
 // beam search, the bound of merged groups and the later stages.
 std::vector<FinishOptions> TechniqueSets() {
-  std::vector<FinishOptions> sets(10);
+  std::vector<FinishOptions> sets(11);
   // 0: as used (move pruning off).
   sets[1].techniques.quick_search = false;
   sets[2].techniques.quick_search = false;
@@ -336,7 +336,7 @@ std::vector<FinishOptions> TechniqueSets() {
   sets[4].techniques.bound_table = false;
   sets[5].techniques.quick_search = false;
   sets[5].techniques.group_bound = false;
-  sets[6].techniques = FinishTechniques{false, false, false, false, false, false, false};
+  sets[6].techniques = FinishTechniques{false, false, false, false, false, false, false, false};
   sets[6].pattern_group_size = 0;
   sets[7].techniques.quick_search = false;
   sets[7].techniques.conflict_partition = false;
@@ -346,6 +346,9 @@ std::vector<FinishOptions> TechniqueSets() {
   sets[9].techniques.quick_search = false;
   sets[9].techniques.move_pruning = true;
   sets[9].techniques.bound_table = false;
+  // Every move searched: no stubborn sets (the others keep them on).
+  sets[10].techniques.quick_search = false;
+  sets[10].techniques.stubborn_sets = false;
   return sets;
 }
 
@@ -653,6 +656,44 @@ TEST(Finish, EveryTechniqueGivesTheSameCountsOn6x6) {
       const auto pieces = PiecesOf(side, {{Kind::kStar, 1}, {Kind::kStar, 2}, {Kind::kStar, 3}});
       CrossCheck(v, side, pieces, TechniqueSets(), Sparser(31, 5), false);
     }
+}
+
+// Cut short by node limits, a count's proven bounds hold: a bound a search
+// proves with some moves left out (the stubborn sets, the move pruning)
+// must not claim more than it proved.
+TEST(Finish, BoundsUnderNodeLimitsHoldOnEveryPlacement) {
+  const auto pieces = PiecesOf(
+      Side::kWhite, {{Kind::kStar, 1}, {Kind::kStar, 2}, {Kind::kMoon, 1}, {Kind::kMoon, 2}});
+  for (const char* preset : {"standard", "pre1900"}) {
+    const Variant& v = MakeV(preset, {}, 6, 2);
+    Reference ref(v, Side::kWhite, pieces);
+    const std::vector<int8_t> dist = ref.StepDistances();
+    int checked = 0, failures = 0;
+    for (uint64_t code = 0; code < ref.NumCodes() && failures < 5; code += Sparser(29, 7)) {
+      const std::vector<int> state = ref.Decode(code);
+      if (!Reference::Valid(state) || dist[code] < 0) continue;
+      const Position pos = ref.ToPosition(state);
+      for (bool pruning : {false, true})
+        for (uint64_t limit : {40, 300, 2000}) {
+          FinishOptions opts;
+          opts.techniques.quick_search = false;
+          opts.techniques.upper_bound_search = false;
+          opts.techniques.group_bound = false;
+          opts.techniques.move_pruning = pruning;
+          opts.pattern_group_size = 1;
+          opts.node_limit = limit;
+          absl::StatusOr<FinishResult> r = MinMovesToFinish(pos, Side::kWhite, opts);
+          ASSERT_TRUE(r.ok()) << r.status();
+          ++checked;
+          const bool holds = r->lower <= dist[code] && (!r->exact || r->moves() == dist[code]);
+          if (!holds) ++failures;
+          EXPECT_TRUE(holds) << PositionToString(pos) << " (" << preset << ", move pruning "
+                             << pruning << ", node limit " << limit << "): lower " << r->lower
+                             << ", exact " << r->exact << ", count " << int(dist[code]);
+        }
+    }
+    EXPECT_GT(checked, 0);
+  }
 }
 
 // Stars and moons that must pass each other: the merged groups gain here.

@@ -46,6 +46,10 @@ struct FinishTechniques {
   bool move_pruning = false;
   // The table of the bounds that failed searches prove.
   bool bound_table = true;
+  // At each node only the moves of a strong stubborn set: the pieces whose
+  // moves could interfere with those of one unfinished piece, within what
+  // the bound leaves each piece (steps only; not with move_pruning).
+  bool stubborn_sets = true;
   // Exact counts of groups larger than the pattern databases', merged
   // where they gain, for a better bound at the start (steps only).
   bool group_bound = true;

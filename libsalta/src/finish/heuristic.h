@@ -75,6 +75,24 @@ class Heuristic {
     return h;
   }
 
+  // For every piece, how many moves beyond its distance alone (dist[i]) it
+  // may make in a way of at most `budget` moves: the least over the
+  // partitions of what the budget leaves above the partition's sum plus
+  // what the piece's group needs above its pieces' distances.
+  void Slack(int budget, const int* dist, int* slack) const {
+    for (int i = 0; i < k_; ++i) slack[i] = kInf;
+    for (int q = 0; q < nq_; ++q) {
+      const int spare = budget - sums_[q];
+      for (int gi = 0; gi < ng_[q]; ++gi) {
+        const GroupRef& ref = groups_[q][gi];
+        int excess = values_[q][gi];
+        for (int j = 0; j < ref.size; ++j) excess -= dist[ref.pieces[j]];
+        for (int j = 0; j < ref.size; ++j)
+          slack[ref.pieces[j]] = std::min(slack[ref.pieces[j]], spare + excess);
+      }
+    }
+  }
+
   struct Saved {
     std::array<int, kMaxPartitions> sums, values;
   };

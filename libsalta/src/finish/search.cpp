@@ -14,6 +14,66 @@ Ida::Ida(const Problem& p, Heuristic& h, const IdaOptions& options)
   for (int i = 0; i < p_.k; ++i) occ_ |= SquareBit(sq_[i]);
   key_ = KeyOf(sq_, p_.k);
   children_.reserve(4096);
+  if (options_.stubborn && !options_.move_pruning && p_.steps_only) {
+    const int n = p_.n;
+    ellipse_.assign(size_t(n) * n * kSlackLevels, 0);
+    for (int a = 0; a < n; ++a)
+      for (int t = 0; t < n; ++t) {
+        const int d = p_.dist[a][t];
+        if (d == Problem::kNoWay) continue;
+        for (int x = 0; x < n; ++x) {
+          const int dx = p_.dist[a][x], xt = p_.dist[x][t];
+          if (dx == Problem::kNoWay || xt == Problem::kNoWay) continue;
+          for (int sl = std::max(0, dx + xt - d); sl < kSlackLevels; ++sl)
+            ellipse_[(size_t(a) * n + t) * kSlackLevels + sl] |= SquareBit(x);
+        }
+      }
+  }
+}
+
+uint32_t Ida::Movers(int budget) const {
+  const int k = p_.k;
+  const uint32_t all = (uint32_t(1) << k) - 1;
+  int dist[kMaxPiecesInProblem], slack[kMaxPiecesInProblem];
+  for (int i = 0; i < k; ++i) dist[i] = p_.dist[sq_[i]][p_.target[i]];
+  h_.Slack(budget, dist, slack);
+  // on[y]: the pieces that may stand on y in a way within the budget.
+  uint16_t on[kMaxSquares] = {};
+  Bitboard reach[kMaxPiecesInProblem];
+  for (int i = 0; i < k; ++i) {
+    if (slack[i] < 0) return all;
+    reach[i] = slack[i] >= kSlackLevels
+                   ? ~Bitboard(0) >> (64 - p_.n)
+                   : ellipse_[(size_t(sq_[i]) * p_.n + p_.target[i]) * kSlackLevels + slack[i]];
+    for (Bitboard b = reach[i]; b;) on[PopLowest(b)] |= uint16_t(1) << i;
+  }
+  // needs[j]: the pieces a stubborn set holding j's moves must hold too.
+  uint32_t needs[kMaxPiecesInProblem];
+  for (int j = 0; j < k; ++j) {
+    needs[j] = 0;
+    const Square from = sq_[j];
+    for (int d = 0; d < p_.num_step_dirs; ++d) {
+      const int y = p_.step_to[from][d];
+      if (y < 0 || !Contains(reach[j], y)) continue;
+      // Free: the moves of others to y interfere. Taken: only a move away
+      // from y enables j's; either way those who may stand on y.
+      needs[j] |= Contains(occ_, y) ? on[y] : on[y] & ~(uint32_t(1) << j);
+    }
+  }
+  uint32_t best = all;
+  for (int i = 0; i < k; ++i) {
+    if (sq_[i] == p_.target[i]) continue;
+    uint32_t set = uint32_t(1) << i, todo = set;
+    while (todo) {
+      const int j = __builtin_ctz(todo);
+      todo &= todo - 1;
+      const uint32_t add = needs[j] & ~set;
+      set |= add;
+      todo |= add;
+    }
+    if (__builtin_popcount(set) < __builtin_popcount(best)) best = set;
+  }
+  return best;
 }
 
 bool Ida::Stop() {
@@ -72,7 +132,10 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
   int best = kInf;
   const size_t base = children_.size();
   bool goal = false;
+  const uint32_t all = (uint32_t(1) << p_.k) - 1;
+  const uint32_t movers = ellipse_.empty() ? all : Movers(bound - g);
   for (int i = 0; i < p_.k && !goal; ++i) {
+    if (!(movers >> i & 1)) continue;
     const Square from = sq_[i];
     p_.ForEachMoveFrom(from, occ_, [&](Square to, bool jump) {
       if (goal) return;
@@ -140,6 +203,9 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
   }
   children_.resize(base);
   best = std::max(best, h);
+  // Pruned moves are only known to start no way within the budget: the
+  // bound proven is the least above it of the count's parity.
+  if (movers != all) best = std::min(best, bound - g + 1 + ((bound - g + 1 - h) & 1));
   if (options_.bound_table) bounds_.Store(NodeOf(key_, last.piece, last.from), best);
   return best;
 }

@@ -29,6 +29,8 @@ struct IdaOptions {
   bool move_pruning = false;
   // Keep the bounds failed searches prove (bound_table.h).
   bool bound_table = true;
+  // Search only the moves of a strong stubborn set (see Ida::Movers).
+  bool stubborn = true;
   size_t bound_table_entries = size_t(1) << 22;
   // Called before each iteration with the proven lower bound and nodes so far.
   std::function<void(int lower, uint64_t nodes)> progress;
@@ -74,6 +76,13 @@ class Ida {
   // Whether the move could have been played before `last` to the same end.
   bool Commutes(Square from, Square to, bool jump, const PieceMove& last) const;
   bool Stop();
+  // The pieces whose moves a node within `budget` moves of the goal must
+  // search (a bit each).
+  uint32_t Movers(int budget) const;
+  static constexpr int kSlackLevels = 8;
+  // ellipse_[(s * n + t) * kSlackLevels + slack]: the squares a piece going
+  // from s to t in at most dist(s, t) + slack moves can stand on.
+  std::vector<Bitboard> ellipse_;
 
   const Problem& p_;
   Heuristic& h_;
