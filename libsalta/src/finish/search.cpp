@@ -1,6 +1,7 @@
 #include "finish/search.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace salta::finish_internal {
 
@@ -37,42 +38,39 @@ uint32_t Ida::Movers(int budget) const {
   int dist[kMaxPiecesInProblem], slack[kMaxPiecesInProblem];
   for (int i = 0; i < k; ++i) dist[i] = p_.dist[sq_[i]][p_.target[i]];
   h_.Slack(budget, dist, slack);
-  // on[y]: the pieces that may stand on y in a way within the budget.
-  uint16_t on[kMaxSquares] = {};
-  Bitboard reach[kMaxPiecesInProblem];
+  static_assert(kMaxPiecesInProblem <= 16, "a piece a lane of 16 bits");
+  // reach[i]: the squares piece i may stand on in a way within the budget.
+  Bitboard reach[16] = {};
   for (int i = 0; i < k; ++i) {
-    if (slack[i] < 0) return all;
+    if (slack[i] < 0) return all;  // no way within the budget: nothing to prune by
     reach[i] = slack[i] >= kSlackLevels
-                   ? ~Bitboard(0) >> (64 - p_.n)
+                   ? ~Bitboard(0)
                    : ellipse_[(size_t(sq_[i]) * p_.n + p_.target[i]) * kSlackLevels + slack[i]];
-    for (Bitboard b = reach[i]; b;) on[PopLowest(b)] |= uint16_t(1) << i;
   }
-  // needs[j]: the pieces a stubborn set holding j's moves must hold too.
-  uint32_t needs[kMaxPiecesInProblem];
+  // closure[j]: the pieces a stubborn set holding j's moves must hold, first
+  // those it needs directly: those who may stand where j's moves go. Where
+  // the square is free, their moves to it interfere with j's; where it is
+  // taken, only a move away from it enables j's. One lane a piece.
+  typedef uint16_t Rows __attribute__((vector_size(32)));
+  Rows closure = {};
   for (int j = 0; j < k; ++j) {
-    needs[j] = 0;
-    const Square from = sq_[j];
-    for (int d = 0; d < p_.num_step_dirs; ++d) {
-      const int y = p_.step_to[from][d];
-      if (y < 0 || !Contains(reach[j], y)) continue;
-      // Free: the moves of others to y interfere. Taken: only a move away
-      // from y enables j's; either way those who may stand on y.
-      needs[j] |= Contains(occ_, y) ? on[y] : on[y] & ~(uint32_t(1) << j);
-    }
+    Bitboard first = 0;
+    for (int d = 0; d < p_.num_step_dirs; ++d)
+      if (const int y = p_.step_to[sq_[j]][d]; y >= 0) first |= SquareBit(y);
+    first &= reach[j];
+    uint16_t needs = uint16_t(1) << j;
+    for (int m = 0; m < 16; ++m) needs |= uint16_t((reach[m] & first) != 0) << m;
+    closure[j] = needs;
+  }
+  // Warshall's transitive closure: who needs m needs what m needs.
+  for (int m = 0; m < k; ++m) {
+    const Rows has_m = (closure >> m) & 1;
+    closure |= (0 - has_m) & closure[m];
   }
   uint32_t best = all;
-  for (int i = 0; i < k; ++i) {
-    if (sq_[i] == p_.target[i]) continue;
-    uint32_t set = uint32_t(1) << i, todo = set;
-    while (todo) {
-      const int j = __builtin_ctz(todo);
-      todo &= todo - 1;
-      const uint32_t add = needs[j] & ~set;
-      set |= add;
-      todo |= add;
-    }
-    if (__builtin_popcount(set) < __builtin_popcount(best)) best = set;
-  }
+  for (int i = 0; i < k; ++i)
+    if (sq_[i] != p_.target[i] && std::popcount(uint16_t(closure[i])) < std::popcount(best))
+      best = closure[i];
   return best;
 }
 

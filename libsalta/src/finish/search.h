@@ -48,6 +48,12 @@ struct IdaOptions {
 // are unchanged. Without it the bound table alone meets the other orders:
 // a state's bound holds whatever way led to it, so every state is searched
 // once an iteration (while its entry stays).
+//
+// With stubborn sets, a node searches only the moves of the pieces Movers
+// chooses: every way within the node's budget can be reordered, at the same
+// length, to start with one of them (docs/scoring.md). The choice depends
+// on the state alone, so bounds stay those of states; a node that left
+// moves out proves only that no way fits its budget.
 class Ida {
  public:
   enum class Outcome { kSolved, kUnreachable, kStopped };
@@ -76,8 +82,9 @@ class Ida {
   // Whether the move could have been played before `last` to the same end.
   bool Commutes(Square from, Square to, bool jump, const PieceMove& last) const;
   bool Stop();
-  // The pieces whose moves a node within `budget` moves of the goal must
-  // search (a bit each).
+  // The pieces whose moves the node must search, a bit each, where a way
+  // of at most `budget` moves is sought: the least strong stubborn set
+  // over the unfinished pieces.
   uint32_t Movers(int budget) const;
   static constexpr int kSlackLevels = 8;
   // ellipse_[(s * n + t) * kSlackLevels + slack]: the squares a piece going
