@@ -17,18 +17,20 @@ Ida::Ida(const Problem& p, Heuristic& h, const IdaOptions& options)
   children_.reserve(4096);
   if (options_.stubborn && !options_.move_pruning && p_.steps_only) {
     const int n = p_.n;
-    ellipse_.assign(size_t(n) * n * kSlackLevels, 0);
-    for (int a = 0; a < n; ++a)
-      for (int t = 0; t < n; ++t) {
+    ellipse_.assign(size_t(p_.k) * n * kSlackLevels, 0);
+    for (int i = 0; i < p_.k; ++i) {
+      const int t = p_.target[i];
+      for (int a = 0; a < n; ++a) {
         const int d = p_.dist[a][t];
         if (d == Problem::kNoWay) continue;
+        Bitboard* of = &ellipse_[(size_t(i) * n + a) * kSlackLevels];
         for (int x = 0; x < n; ++x) {
           const int dx = p_.dist[a][x], xt = p_.dist[x][t];
           if (dx == Problem::kNoWay || xt == Problem::kNoWay) continue;
-          for (int sl = std::max(0, dx + xt - d); sl < kSlackLevels; ++sl)
-            ellipse_[(size_t(a) * n + t) * kSlackLevels + sl] |= SquareBit(x);
+          for (int sl = std::max(0, dx + xt - d); sl < kSlackLevels; ++sl) of[sl] |= SquareBit(x);
         }
       }
+    }
   }
 }
 
@@ -45,7 +47,7 @@ uint32_t Ida::Movers(int budget) const {
     if (slack[i] < 0) return all;  // no way within the budget: nothing to prune by
     reach[i] = slack[i] >= kSlackLevels
                    ? ~Bitboard(0)
-                   : ellipse_[(size_t(sq_[i]) * p_.n + p_.target[i]) * kSlackLevels + slack[i]];
+                   : ellipse_[(size_t(i) * p_.n + sq_[i]) * kSlackLevels + slack[i]];
   }
   // closure[j]: the pieces a stubborn set holding j's moves must hold, first
   // those it needs directly: those who may stand where j's moves go. Where

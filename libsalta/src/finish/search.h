@@ -87,8 +87,9 @@ class Ida {
   // over the unfinished pieces.
   uint32_t Movers(int budget) const;
   static constexpr int kSlackLevels = 8;
-  // ellipse_[(s * n + t) * kSlackLevels + slack]: the squares a piece going
-  // from s to t in at most dist(s, t) + slack moves can stand on.
+  // ellipse_[(i * n + s) * kSlackLevels + slack]: the squares piece i,
+  // standing on s, can stand on in a way to its target of at most its
+  // distance plus `slack` moves. Empty: no stubborn sets.
   std::vector<Bitboard> ellipse_;
 
   const Problem& p_;
