@@ -247,8 +247,12 @@ class Count {
   // count is concluded (found, proven or unreachable).
   bool RunIda(uint64_t nodes) {
     std::vector<PieceMove> path;
-    const Ida::Outcome outcome =
-        ida_->Run(lower_, found_ ? int(best_.size()) : 0, Limits(nodes, ida_->nodes()), path);
+    const Ida::Outcome outcome = ida_->Run(lower_, found_ ? int(best_.size()) : 0,
+                                           Limits(nodes, ida_->nodes()), ida_order_, path);
+    // The runs alternate the order of ties: which finds a shortest way
+    // first depends on the position (docs/scoring.md); the bound table
+    // holds for both.
+    ida_order_ = ida_order_ == TieOrder::kBackFirst ? TieOrder::kAny : TieOrder::kBackFirst;
     if (outcome == Ida::Outcome::kUnreachable) unreachable_ = true;
     if (outcome == Ida::Outcome::kSolved) Offer(std::move(path));
     return outcome != Ida::Outcome::kStopped || Proven();
@@ -258,7 +262,7 @@ class Count {
   // bound of larger groups; true when they meet.
   bool UpperAndGroups(int width) {
     if (options_.techniques.upper_bound_search)
-      for (BeamOrder order : {BeamOrder::kBackFirst, BeamOrder::kAny}) {
+      for (TieOrder order : {TieOrder::kBackFirst, TieOrder::kAny}) {
         if (TimeLeft() <= 0) break;
         std::vector<PieceMove> way;
         uint64_t beam_nodes = 0;
@@ -347,6 +351,7 @@ class Count {
   std::vector<Partition> partitions_;
   Heuristic h_;
   std::optional<Ida> ida_;
+  TieOrder ida_order_ = TieOrder::kBackFirst;
   uint64_t nodes_ = 0;  // beam and group searches
   int lower_ = 0;
   bool found_ = false;

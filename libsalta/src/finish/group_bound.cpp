@@ -74,7 +74,7 @@ GroupBound::Count GroupBound::Search(uint32_t pieces, const Problem& sub,
   Count count;
   if (auto it = counts_.find(pieces); it != counts_.end()) count.lower = it->second.lower;
   std::vector<PieceMove> path;
-  const Ida::Outcome outcome = ida.Run(count.lower, 0, sub_limits, path);
+  const Ida::Outcome outcome = ida.Run(count.lower, 0, sub_limits, TieOrder::kAny, path);
   nodes += ida.nodes();
   if (outcome == Ida::Outcome::kUnreachable) count.lower = kInf;
   count.exact = outcome != Ida::Outcome::kStopped;

@@ -82,9 +82,10 @@ bool Ida::Stop() {
          Clock::now() >= limits_.deadline;
 }
 
-Ida::Outcome Ida::Run(int& lower, int stop_at, const SearchLimits& limits,
+Ida::Outcome Ida::Run(int& lower, int stop_at, const SearchLimits& limits, TieOrder order,
                       std::vector<PieceMove>& path) {
   limits_ = limits;
+  order_ = order;
   aborted_ = false;
   h_.Set(sq_);
   const PieceMove root;
@@ -157,7 +158,8 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
         best = std::min(best, 1 + hc);
         return;
       }
-      children_.push_back(Child{mv, hc});
+      const int tie = order_ == TieOrder::kBackFirst ? -p_.g->rank_of(p_.target[i]) : 0;
+      children_.push_back(Child{mv, hc, tie});
       if (options_.bound_table) bounds_.Prefetch(NodeOf(MovedKey(key_, i, from, to), i, from));
     });
   }
@@ -168,7 +170,10 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
   }
   // Most promising first: the last iteration stops at the first solution.
   for (size_t c = base + 1; c < children_.size(); ++c)
-    for (size_t d = c; d > base && children_[d].h < children_[d - 1].h; --d)
+    for (size_t d = c; d > base && (children_[d].h < children_[d - 1].h ||
+                                    (children_[d].h == children_[d - 1].h &&
+                                     children_[d].tie < children_[d - 1].tie));
+         --d)
       std::swap(children_[d], children_[d - 1]);
   for (size_t c = base; c < children_.size(); ++c) {
     const PieceMove mv = children_[c].move;
@@ -210,7 +215,7 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
   return best;
 }
 
-bool BeamSearch(const Problem& p, Heuristic& h, int width, BeamOrder order, int max_depth,
+bool BeamSearch(const Problem& p, Heuristic& h, int width, TieOrder order, int max_depth,
                 const SearchLimits& limits, std::vector<PieceMove>& path, uint64_t& nodes) {
   struct Node {
     Squares sq;
@@ -230,7 +235,7 @@ bool BeamSearch(const Problem& p, Heuristic& h, int width, BeamOrder order, int 
     }
   };
   // The tie: the distances weighted by the targets' ranks, or nothing.
-  auto weight = [&](int i) { return order == BeamOrder::kAny ? 0 : 1 + p.g->rank_of(p.target[i]); };
+  auto weight = [&](int i) { return order == TieOrder::kAny ? 0 : 1 + p.g->rank_of(p.target[i]); };
   auto tie_of = [&](const Squares& sq) {
     int t = 0;
     for (int i = 0; i < p.k; ++i) t += weight(i) * p.dist[sq[i]][p.target[i]];

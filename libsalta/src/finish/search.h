@@ -22,6 +22,13 @@ struct SearchLimits {
   Clock::time_point deadline = Clock::time_point::max();
 };
 
+// How a search orders placements of equal bound. Two orders find different
+// ways; neither is better on every position.
+enum class TieOrder {
+  kAny,        // no preference (the beam: a hash of the placement)
+  kBackFirst,  // pieces bound for the far ranks first (the goal fills from the back)
+};
+
 struct IdaOptions {
   // Search only one order of moves that commute (see Ida). Off by default:
   // with it the bound table must keep a state's bounds apart by the last
@@ -63,8 +70,11 @@ class Ida {
   // Raises `lower` (a proven lower bound on the count) until an optimal
   // solution is found (kSolved: `path`, of length lower), the goal is proven
   // unreachable, the bound reaches `stop_at` (> 0: a known upper bound, so
-  // the count is stop_at) or a limit stops it (kStopped).
-  Outcome Run(int& lower, int stop_at, const SearchLimits& limits, std::vector<PieceMove>& path);
+  // the count is stop_at) or a limit stops it (kStopped). Children of equal
+  // bound are searched in `order`: it decides which solution comes first,
+  // not what an iteration proves.
+  Outcome Run(int& lower, int stop_at, const SearchLimits& limits, TieOrder order,
+              std::vector<PieceMove>& path);
 
   uint64_t nodes() const { return nodes_; }
 
@@ -72,6 +82,7 @@ class Ida {
   struct Child {
     PieceMove move;
     int h;
+    int tie;  // lower first among equal h
   };
 
   int Search(int g, int bound, int h, const PieceMove& last);
@@ -100,6 +111,7 @@ class Ida {
   bool by_state_;
   BoundTable bounds_;
   SearchLimits limits_;
+  TieOrder order_ = TieOrder::kAny;
   Squares sq_{};
   Bitboard occ_ = 0;
   Key key_;
@@ -110,18 +122,11 @@ class Ida {
   bool aborted_ = false;
 };
 
-// How a beam search orders placements of equal bound. Two orders find
-// different ways; neither is better on every position.
-enum class BeamOrder {
-  kAny,        // a hash of the placement: no preference
-  kBackFirst,  // pieces bound for the far ranks nearer home first (the goal fills from the back)
-};
-
 // Beam search: from the start, depth by depth, the `width` children with the
 // least bound (distinct placements) are kept, until one is the goal. Returns
 // false when none is found within `max_depth` moves or the limits. Adds its
 // expansions to `nodes`.
-bool BeamSearch(const Problem& p, Heuristic& h, int width, BeamOrder order, int max_depth,
+bool BeamSearch(const Problem& p, Heuristic& h, int width, TieOrder order, int max_depth,
                 const SearchLimits& limits, std::vector<PieceMove>& path, uint64_t& nodes);
 
 }  // namespace salta::finish_internal
