@@ -394,8 +394,8 @@ int main(int argc, char** argv) {
       options.node_limit = std::stoull(next());
     else if (a == "--verbose")
       verbose = true;
-    else if (a == "--off" && TechniqueFlag(options.techniques, next()))
-      *TechniqueFlag(options.techniques, argv[i]) = false;
+    else if (bool* flag = a == "--off" ? TechniqueFlag(options.techniques, next()) : nullptr)
+      *flag = false;
     else if (a == "--generate")
       generate = std::stoi(next());
     else if (a == "--generate-far")
@@ -403,12 +403,12 @@ int main(int argc, char** argv) {
     else if (a == "--seed")
       seed = std::stoull(next());
     else {
-      std::cerr
-          << "usage: salta_finish_bench [--data FILE]... [--pdb-dir DIR] [--group-size K] "
-             "[--time-limit S] [--node-limit N] [--off TECHNIQUE]... [--verbose] | --generate N "
-             "[--seed S] | "
-             "--generate-far N "
-             "[--seed S]\n";
+      std::cerr << "usage: salta_finish_bench [--data FILE]... [--pdb-dir DIR] [--group-size K] "
+                   "[--time-limit S] [--node-limit N] [--off TECHNIQUE]... [--verbose]\n"
+                   "       salta_finish_bench --generate N [--seed S]\n"
+                   "       salta_finish_bench --generate-far N [--seed S]\n"
+                   "TECHNIQUE: a switch of FinishTechniques (salta/finish.h), e.g. "
+                   "stubborn_sets\n";
       return 2;
     }
   }

@@ -1,7 +1,7 @@
 // The searches over the clear-board problem:
 //   - Ida: IDA* that proves lower bounds iteration by iteration and finds an
-//     optimal solution, with the bound table and the canonical order of
-//     commuting moves;
+//     optimal solution, with the bound table, stubborn sets and the
+//     canonical order of commuting moves;
 //   - BeamSearch: a way to finish, not always shortest, found fast: the
 //     upper bound that often meets the lower bound at once.
 #pragma once
