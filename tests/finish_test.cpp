@@ -802,8 +802,8 @@ TEST(Finish, TightNodeLimitKeepsTheLargeDatabasesOut) {
   const Variant& v = MakeV("standard", {"move-limit=120"}, 8, 3);
   absl::StatusOr<Position> pos = ParsePosition(
       v,
-      "w S1h8,S2c7,S3g5,S4f4,M1e5,M2b6,M3d4,M4g7,U1a7,U2e7,U3d8,U4b4,s1a1,s2d2,s3f2,s4c3,m1g3,"
-      "m2e3,m3e1,m4a5,u1h2,u2g1,u3a3,u4b2 240 #");
+      "w S1b8,S2a7,S3d6,S4d4,M1b6,M2f4,M3g7,M4d8,U1f6,U2h6,U3h8,U4c7,s1d2,s2a3,s3f2,s4e3,m1h4,"
+      "m2e1,m3h2,m4b4,u1c3,u2g3,u3b2,u4c1 240 #");
   ASSERT_TRUE(pos.ok()) << pos.status();
   FinishOptions options;
   options.reuse_cached_patterns = false;

@@ -389,6 +389,12 @@ absl::Status Table::Ingest(const std::vector<std::string>& paths) {
   if (paths.empty()) return absl::OkStatus();
   rocksdb::IngestExternalFileOptions options;
   options.move_files = true;
+  // The sequence number goes into the MANIFEST only. Written into the file
+  // (this RocksDB's default), it would change the file being ingested in
+  // place, which is also the block file a killed run leaves for the next to
+  // ingest again: that run then reads a sequence number the MANIFEST does
+  // not hold, and the table no longer opens.
+  options.write_global_seqno = false;
   // One file at a time: files whose key ranges interleave (the blocks of the
   // processes of a distributed build) each go in above the others.
   for (const std::string& path : paths)

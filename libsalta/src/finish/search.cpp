@@ -49,19 +49,26 @@ uint32_t Ida::Movers(int budget) const {
                    ? ~Bitboard(0)
                    : ellipse_[(size_t(i) * p_.n + sq_[i]) * kSlackLevels + slack[i]];
   }
+  int8_t on[kMaxSquares];
+  for (int i = 0; i < k; ++i) on[sq_[i]] = int8_t(i);
   // closure[j]: the pieces a stubborn set holding j's moves must hold, first
-  // those it needs directly: those who may stand where j's moves go. Where
-  // the square is free, their moves to it interfere with j's; where it is
-  // taken, only a move away from it enables j's. One lane a piece.
+  // those it needs directly. Where a move of j goes to a free square, the
+  // moves of those who may stand there interfere with it; where the square
+  // is taken, the move needs its piece to leave first. One lane a piece.
   typedef uint16_t Rows __attribute__((vector_size(32)));
   Rows closure = {};
   for (int j = 0; j < k; ++j) {
-    Bitboard first = 0;
-    for (int d = 0; d < p_.num_step_dirs; ++d)
-      if (const int y = p_.step_to[sq_[j]][d]; y >= 0) first |= SquareBit(y);
-    first &= reach[j];
+    Bitboard free = 0;
     uint16_t needs = uint16_t(1) << j;
-    for (int m = 0; m < 16; ++m) needs |= uint16_t((reach[m] & first) != 0) << m;
+    for (int d = 0; d < p_.num_step_dirs; ++d) {
+      const int y = p_.step_to[sq_[j]][d];
+      if (y < 0 || !Contains(reach[j], y)) continue;
+      if (Contains(occ_, y))
+        needs |= uint16_t(1) << on[y];
+      else
+        free |= SquareBit(y);
+    }
+    for (int m = 0; m < 16; ++m) needs |= uint16_t((reach[m] & free) != 0) << m;
     closure[j] = needs;
   }
   // Warshall's transitive closure: who needs m needs what m needs.
