@@ -72,6 +72,41 @@ TEST_F(StoreTest, WritesFinishesAndReadsBack) {
   EXPECT_FALSE((*t)->Put("x", "y").ok());  // opened read-only
 }
 
+// A kill can cut an ingestion short after the table has linked the file in
+// but before the file's own name is gone; the run that resumes writes the
+// file again under that name. The table's file must stay as it was.
+TEST_F(StoreTest, WritingAFileAgainLeavesTheTableItWentIntoAlone) {
+  namespace fs = std::filesystem;
+  fs::create_directories(dir_);
+  const std::string table_dir = dir() + "/table", path = dir() + "/blocks.sst";
+  auto write_file = [&](const std::string& value) {
+    absl::StatusOr<std::unique_ptr<TableFile>> f = TableFile::Create(path);
+    ASSERT_TRUE(f.ok()) << f.status();
+    ASSERT_TRUE((*f)->Add(EncodeKey(1), value).ok());
+    ASSERT_TRUE((*f)->Finish().ok());
+  };
+  write_file("first");
+  {
+    absl::StatusOr<std::unique_ptr<Table>> t = Table::Create(table_dir, Meta());
+    ASSERT_TRUE(t.ok()) << t.status();
+    ASSERT_TRUE((*t)->Ingest({path}).ok());
+    ASSERT_TRUE((*t)->Finish().ok());
+  }
+  // The name the file had, again a link to the table's file.
+  std::string ingested;
+  for (const fs::directory_entry& e : fs::directory_iterator(table_dir))
+    if (e.path().extension() == ".sst") ingested = e.path().string();
+  ASSERT_FALSE(ingested.empty());
+  ASSERT_FALSE(fs::exists(path));
+  fs::create_hard_link(ingested, path);
+  write_file("second");
+  absl::StatusOr<std::unique_ptr<Table>> t = Table::Open(table_dir, Meta());
+  ASSERT_TRUE(t.ok()) << t.status();
+  absl::StatusOr<std::optional<std::string>> v = (*t)->Get(EncodeKey(1));
+  ASSERT_TRUE(v.ok()) << v.status();
+  EXPECT_EQ(v->value_or(""), "first");
+}
+
 TEST_F(StoreTest, KeysSortAsNumbers) {
   EXPECT_LT(EncodeKey(2), EncodeKey(256));
   EXPECT_EQ(DecodeKey(EncodeKey(0x0102030405060708ull)).value_or(0), 0x0102030405060708ull);

@@ -181,6 +181,12 @@ absl::StatusOr<std::unique_ptr<TableFile>> TableFile::Create(const std::string& 
   std::unique_ptr<TableFile> file(new TableFile());
   file->impl_ = std::make_unique<Impl>();
   file->path_ = path;
+  // A file already there may be a hard link into a table (an ingestion that
+  // a kill cut short before it took the file away): writing it in place
+  // would change that table's file under it, so a new file takes its name.
+  std::error_code ec;
+  if (std::filesystem::remove(path, ec); ec)
+    return absl::InternalError(absl::StrCat("cannot replace ", path, ": ", ec.message()));
   if (absl::Status s = FromRocks(file->impl_->writer.Open(path),
                                  absl::StrCat("cannot create table file ", path));
       !s.ok())
