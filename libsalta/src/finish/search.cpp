@@ -145,6 +145,7 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
   for (int i = 0; i < p_.k && !goal; ++i) {
     if (!(movers >> i & 1)) continue;
     const Square from = sq_[i];
+    const int tie = order_ == TieOrder::kBackFirst ? -p_.g->rank_of(p_.target[i]) : 0;
     p_.ForEachMoveFrom(from, occ_, [&](Square to, bool jump) {
       if (goal) return;
       // Undoing the last move never shortens a way to the goal; but a bound
@@ -165,7 +166,6 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
         best = std::min(best, 1 + hc);
         return;
       }
-      const int tie = order_ == TieOrder::kBackFirst ? -p_.g->rank_of(p_.target[i]) : 0;
       children_.push_back(Child{mv, hc, tie});
       if (options_.bound_table) bounds_.Prefetch(NodeOf(MovedKey(key_, i, from, to), i, from));
     });
