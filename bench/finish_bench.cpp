@@ -365,7 +365,8 @@ bool* TechniqueFlag(salta::FinishTechniques& t, const std::string& name) {
                                                  {"stubborn_sets", &t.stubborn_sets},
                                                  {"group_bound", &t.group_bound},
                                                  {"conflict_partition", &t.conflict_partition},
-                                                 {"shorten", &t.shorten}};
+                                                 {"shorten", &t.shorten},
+                                                 {"goal_tangle", &t.goal_tangle}};
   for (const auto& [n, flag] : flags)
     if (name == n) return flag;
   return nullptr;

@@ -324,7 +324,7 @@ uint64_t Sparser(uint64_t stride, uint64_t factor) {
 // not change. Without the quick first search every count goes through the
 // beam search, the bound of merged groups and the later stages.
 std::vector<FinishOptions> TechniqueSets() {
-  std::vector<FinishOptions> sets(11);
+  std::vector<FinishOptions> sets(12);
   // 0: as used (move pruning off).
   sets[1].techniques.quick_search = false;
   sets[2].techniques.quick_search = false;
@@ -336,7 +336,8 @@ std::vector<FinishOptions> TechniqueSets() {
   sets[4].techniques.bound_table = false;
   sets[5].techniques.quick_search = false;
   sets[5].techniques.group_bound = false;
-  sets[6].techniques = FinishTechniques{false, false, false, false, false, false, false, false};
+  sets[6].techniques =
+      FinishTechniques{false, false, false, false, false, false, false, false, false};
   sets[6].pattern_group_size = 0;
   sets[7].techniques.quick_search = false;
   sets[7].techniques.conflict_partition = false;
@@ -349,6 +350,8 @@ std::vector<FinishOptions> TechniqueSets() {
   // Every move searched: no stubborn sets (the others keep them on).
   sets[10].techniques.quick_search = false;
   sets[10].techniques.stubborn_sets = false;
+  sets[11].techniques.quick_search = false;
+  sets[11].techniques.goal_tangle = false;
   return sets;
 }
 
@@ -542,6 +545,21 @@ TEST(Finish, HandMadeHardCases) {
     EXPECT_TRUE(CheckSolution(*pos, c.side, r->solution).ok()) << c.name;
     EXPECT_EQ(int(r->solution.size()), r->moves()) << c.name;
   }
+}
+
+// Five pieces of two rows with databases of pairs only: the tangle in the
+// goal (FinishTechniques::goal_tangle) is grown here on hundreds of
+// placements, and its bound and the way made from its way must agree with
+// the plain breadth-first search; without it too.
+TEST(Finish, EveryPlacementOf5PiecesOn6x6WithTheTangleInTheGoal) {
+  const auto pieces = PiecesOf(
+      Side::kWhite,
+      {{Kind::kStar, 1}, {Kind::kStar, 2}, {Kind::kStar, 3}, {Kind::kMoon, 1}, {Kind::kMoon, 2}});
+  std::vector<FinishOptions> sets(2, WithGroups(2));
+  for (FinishOptions& o : sets) o.techniques.quick_search = false;
+  sets[1].techniques.goal_tangle = false;
+  CrossCheck(MakeV("standard", {}, 6, 2), Side::kWhite, pieces, sets, Sparser(101, 5), true);
+  CrossCheck(MakeV("pre1900", {}, 6, 2), Side::kWhite, pieces, sets, Sparser(211, 5), true);
 }
 
 // The pre1900 start: mirrored targets, so the pieces of each long diagonal

@@ -59,6 +59,10 @@ struct FinishTechniques {
   // Ways found by the beam search are shortened: each piece's moves, then
   // each detouring piece's with another's, replanned between the others'.
   bool shorten = true;
+  // With the group bound: the count alone of the pieces that stand on
+  // targets (the tangle in the goal), grown by the pieces that touch it,
+  // and a way to finish made from its way, the others' moves put in.
+  bool goal_tangle = true;
 };
 
 struct FinishOptions {

@@ -277,11 +277,16 @@ class Count {
     // Once for each set of databases: its groups' counts do not change.
     if (found_ && !p_.jumps && options_.techniques.group_bound && !groups_done_) {
       groups_done_ = true;
-      GroupBound groups(p_, partitions_, policy_);
+      GroupBound groups(p_, partitions_, policy_, options_.techniques.goal_tangle);
       uint64_t group_nodes = 0;
       lower_ = groups.Improve(lower_, int(best_.size()), Limits(0, 0), group_nodes);
       nodes_ += group_nodes;
       if (Proven()) return true;
+      // A way of the tangle in the goal, the others' moves put in around it.
+      if (std::vector<PieceMove> way = groups.tangle_way(); !way.empty() && CompleteWay(p_, way)) {
+        Offer(std::move(way));
+        if (Proven()) return true;
+      }
       // The search's bound takes the position's conflicts in too.
       if (options_.techniques.conflict_partition && !groups.conflicts().empty()) {
         absl::StatusOr<Partition> conflicts = ConflictPartition(p_, groups.conflicts());

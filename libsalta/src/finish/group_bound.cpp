@@ -4,6 +4,15 @@
 #include <bit>
 
 namespace salta::finish_internal {
+namespace {
+
+std::vector<int> Members(uint32_t set) {
+  std::vector<int> members;
+  for (uint32_t s = set; s; s &= s - 1) members.push_back(std::countr_zero(s));
+  return members;
+}
+
+}  // namespace
 
 Problem SubProblem(const Problem& p, const std::vector<int>& pieces) {
   Problem sub = p;
@@ -55,7 +64,9 @@ GroupBound::Count GroupBound::GroupCount(uint32_t pieces, uint64_t group_nodes,
     parts.push_back(std::move(part));
   }
   IdaOptions options;
-  options.bound_table_entries = size_t(1) << 16;
+  // A state an entry, for as many nodes as the search may take.
+  options.bound_table_entries =
+      std::clamp(std::bit_ceil(size_t(group_nodes)), size_t(1) << 16, policy_.bound_table_entries);
   return Search(pieces, sub, std::move(parts), options, group_nodes, limits, nodes);
 }
 
@@ -78,19 +89,15 @@ GroupBound::Count GroupBound::Search(uint32_t pieces, const Problem& sub,
   nodes += ida.nodes();
   if (outcome == Ida::Outcome::kUnreachable) count.lower = kInf;
   count.exact = outcome != Ida::Outcome::kStopped;
+  if (outcome == Ida::Outcome::kSolved) {
+    // In p's indices.
+    const std::vector<int> members = Members(pieces);
+    for (PieceMove& m : path) m.piece = int8_t(members[m.piece]);
+    count.way = std::move(path);
+  }
   counts_[pieces] = count;
   return count;
 }
-
-namespace {
-
-std::vector<int> Members(uint32_t set) {
-  std::vector<int> members;
-  for (uint32_t s = set; s; s &= s - 1) members.push_back(std::countr_zero(s));
-  return members;
-}
-
-}  // namespace
 
 bool GroupBound::OutOfBudget(const SearchLimits& limits, uint64_t nodes) {
   return (limits.max_nodes > 0 && nodes >= limits.max_nodes) || Clock::now() >= limits.deadline;
@@ -263,12 +270,65 @@ int GroupBound::Merge(std::vector<uint32_t> groups, std::vector<int> values, boo
   }
 }
 
+int GroupBound::RestBound(uint32_t rest, const SearchLimits& limits, uint64_t& nodes) {
+  int best = 0;
+  for (const Partition& partition : partitions_) {
+    int sum = 0;
+    for (const Group& group : partition) {
+      uint32_t cut = 0;
+      for (int i : group.pieces) cut |= (rest & 1u << i);
+      if (std::popcount(cut) == 1) sum += Distance(std::countr_zero(cut));
+      // A database's group, or a part of one: a search of a few nodes.
+      if (std::popcount(cut) > 1)
+        sum = std::min(kInf, sum + GroupCount(cut, policy_.group_nodes, limits, nodes).lower);
+    }
+    best = std::max(best, sum);
+  }
+  return best;
+}
+
+int GroupBound::Grow(int lower, int target, const SearchLimits& limits, uint64_t& nodes) {
+  const uint32_t all = (uint32_t(1) << p_.k) - 1;
+  Bitboard targets = 0;
+  for (int i = 0; i < p_.k; ++i) targets |= SquareBit(p_.target[i]);
+  uint32_t set = 0;
+  for (int i = 0; i < p_.k; ++i)
+    if (Contains(targets, p_.start[i])) set |= 1u << i;
+  if (std::popcount(set) < 2) return lower;
+  int count = 0;
+  while (set != all && lower < target && !OutOfBudget(limits, nodes)) {
+    const Count c = GroupCount(set, policy_.grow_nodes, limits, nodes);
+    if (c.lower >= kInf) return kInf;
+    count = c.lower;
+    const int bound = std::min(kInf, count + RestBound(all & ~set, limits, nodes));
+    if (bound > lower || tangle_way_.empty()) tangle_way_ = c.way;
+    lower = std::max(lower, bound);
+    // A count cut short says little of larger sets, whose searches are longer.
+    if (!c.exact) break;
+    int best = -1, most = 0;
+    for (int i = 0; i < p_.k; ++i) {
+      const int touching = std::popcount(touches_[i] & set);
+      if (!(set >> i & 1) && touching > most) {
+        best = i;
+        most = touching;
+      }
+    }
+    if (best < 0) break;
+    set |= 1u << best;
+    // The larger set needs at least the smaller's count and the piece's way.
+    Count& start = counts_[set];
+    start.lower = std::max(start.lower, count + Distance(best));
+  }
+  return lower;
+}
+
 int GroupBound::Improve(int lower, int target, const SearchLimits& limits, uint64_t& nodes) {
   // The position's own conflicts first: cheap, and often all there is.
   std::vector<uint32_t> groups;
   std::vector<int> values;
   FindConflicts(limits, nodes, groups, values);
   lower = Merge(groups, values, true, lower, target, limits, nodes);
+  if (tangle_ && lower < target) lower = Grow(lower, target, limits, nodes);
   for (const Partition& partition : partitions_) {
     if (lower >= target) return lower;
     groups.clear();

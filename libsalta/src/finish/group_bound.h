@@ -12,6 +12,13 @@
 // distances' sum by the most (pieces that must pass each other on one
 // diagonal, wherever the databases' runs of targets cut them apart).
 //
+// And one more, the tangle in the goal: the pieces that stand on targets
+// (any piece's) must make room for each other there, a conflict of many
+// pieces that no small group sees. Their count alone, with the other pieces'
+// bound, is tried; then the piece that touches the set most is added, one
+// at a time (a set's count is at least a smaller set's plus the added
+// piece's distance, so each search starts there).
+//
 // Used at the root only, when the databases' bound is below the best way to
 // finish found: where it meets it, the count is proven without searching.
 #pragma once
@@ -34,8 +41,10 @@ Problem SubProblem(const Problem& p, const std::vector<int>& pieces);
 class GroupBound {
  public:
   // `partitions`: the databases' partitions of p (groups of p's indices).
-  GroupBound(const Problem& p, const std::vector<Partition>& partitions, const Policy& policy)
-      : p_(p), partitions_(partitions), policy_(policy) {}
+  // `tangle`: the tangle in the goal too.
+  GroupBound(const Problem& p, const std::vector<Partition>& partitions, const Policy& policy,
+             bool tangle)
+      : p_(p), partitions_(partitions), policy_(policy), tangle_(tangle) {}
 
   // A proven lower bound on p's count, at least `lower`; stops once it
   // reaches `target`. Each group's search takes at most the policy's
@@ -47,10 +56,16 @@ class GroupBound {
   // that carries their conflicts into the search.
   const std::vector<std::vector<int>>& conflicts() const { return conflicts_; }
 
+  // The moves of the pieces of the tangle in the goal (see above) that meet
+  // the bound Improve returned, the others standing still: what a way to
+  // finish may start from (CompleteWay). Empty where none.
+  const std::vector<PieceMove>& tangle_way() const { return tangle_way_; }
+
  private:
   struct Count {
     int lower = 0;
     bool exact = false;
+    std::vector<PieceMove> way;  // an optimal one of the pieces alone, where exact
   };
   // Merges groups (sets of pieces, with their proven counts) while a merge
   // of two gains, `touching_only`: only groups that touch (see Touch).
@@ -61,6 +76,11 @@ class GroupBound {
   // and its counts. Sets touches_, which Touch reads.
   void FindConflicts(const SearchLimits& limits, uint64_t& nodes, std::vector<uint32_t>& groups,
                      std::vector<int>& values);
+  // The tangle in the goal, grown piece by piece (see above).
+  int Grow(int lower, int target, const SearchLimits& limits, uint64_t& nodes);
+  // The bound of the pieces of `rest` alone by the databases' partitions
+  // cut down to them.
+  int RestBound(uint32_t rest, const SearchLimits& limits, uint64_t& nodes);
   // IDA* on the pieces alone (sub), within group_nodes: their count, kept.
   Count Search(uint32_t pieces, const Problem& sub, std::vector<Partition> parts,
                const IdaOptions& options, uint64_t group_nodes, const SearchLimits& limits,
@@ -72,12 +92,15 @@ class GroupBound {
   // The proven lower bound of the pieces of the set alone.
   Count GroupCount(uint32_t pieces, uint64_t group_nodes, const SearchLimits& limits,
                    uint64_t& nodes);
+  int Distance(int piece) const { return p_.dist[p_.start[piece]][p_.target[piece]]; }
 
   const Problem& p_;
   const std::vector<Partition>& partitions_;
   const Policy& policy_;
+  const bool tangle_;
   std::map<uint32_t, Count> counts_;
   std::vector<std::vector<int>> conflicts_;
+  std::vector<PieceMove> tangle_way_;
   // touches_[i]: the pieces whose start or target lies on a shortest way
   // of piece i, or on whose shortest ways i's start or target lies.
   std::vector<uint32_t> touches_;

@@ -27,6 +27,9 @@ struct Policy {
   // conflicts are looked for (most take a few dozen), and the steps of the
   // search for the best disjoint ones.
   uint64_t small_group_nodes = 20000;
+  // Nodes the search of each set of the tangle in the goal may take, grown
+  // piece by piece (ten or so pieces: a few hundred thousand).
+  uint64_t grow_nodes = 200000;
   uint64_t packing_steps = 100000;
   // Ways found are shortened piece by piece unless this many moves longer
   // than the best one (replanning takes time in the length).

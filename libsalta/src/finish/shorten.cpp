@@ -11,19 +11,35 @@ namespace {
 bool Replan(const Problem& p, int a, int b, std::vector<PieceMove>& way) {
   std::vector<PieceMove> others;
   int own = 0;
+  Square end_a = p.start[a], end_b = p.start[b];
   for (const PieceMove& m : way) {
     if (m.piece == a || m.piece == b)
       ++own;
     else
       others.push_back(m);
+    if (m.piece == a) end_a = m.to;
+    if (m.piece == b) end_b = m.to;
   }
+  constexpr int kUnseen = 1 << 30;
+  // A way that leaves a piece short of its target is none for it: any gains.
+  if (end_a != p.target[a] || end_b != p.target[b]) own = kUnseen;
   const int t_end = int(others.size());
-  // The others' occupancy after t of their moves.
+  // The others' occupancy after t of their moves, from their squares: in a
+  // way CompleteWay is making, a move may still land on a piece yet to be
+  // put in (that piece must leave first), and the square stays taken.
   std::vector<Bitboard> occ(t_end + 1, 0);
-  for (int j = 0; j < p.k; ++j)
-    if (j != a && j != b) occ[0] |= SquareBit(p.start[j]);
-  for (int t = 0; t < t_end; ++t)
-    occ[t + 1] = occ[t] ^ SquareBit(others[t].from) ^ SquareBit(others[t].to);
+  Squares at = p.start;
+  auto taken = [&] {
+    Bitboard o = 0;
+    for (int j = 0; j < p.k; ++j)
+      if (j != a && j != b) o |= SquareBit(at[j]);
+    return o;
+  };
+  occ[0] = taken();
+  for (int t = 0; t < t_end; ++t) {
+    at[others[t].piece] = others[t].to;
+    occ[t + 1] = taken();
+  }
   // 0-1 breadth-first search over (t, square of a, square of b): waiting
   // through the others' move t is free unless it lands on one of the two;
   // a step costs one.
@@ -37,7 +53,6 @@ bool Replan(const Problem& p, int a, int b, std::vector<PieceMove>& way) {
     const int sa = int(i / uint32_t(nb) % uint32_t(n));
     return State{int(i / uint32_t(nb) / uint32_t(n)), sa, a == b ? sa : sb};
   };
-  constexpr int kUnseen = 1 << 30;
   constexpr uint32_t kNone = UINT32_MAX;
   std::vector<int> cost(size_t(t_end + 1) * n * nb, kUnseen);
   std::vector<uint32_t> parent(cost.size(), kNone);
@@ -99,6 +114,22 @@ std::vector<int> Detoured(const Problem& p, const std::vector<PieceMove>& way) {
 }
 
 }  // namespace
+
+bool CompleteWay(const Problem& p, std::vector<PieceMove>& way) {
+  if (p.jumps) return false;
+  Squares end = p.start;
+  for (const PieceMove& m : way) end[m.piece] = m.to;
+  std::vector<int> short_of;
+  for (int i = 0; i < p.k; ++i)
+    if (end[i] != p.target[i]) short_of.push_back(i);
+  // The longest ways first: they have the most to fit in around.
+  std::stable_sort(short_of.begin(), short_of.end(), [&](int i, int j) {
+    return p.dist[p.start[i]][p.target[i]] > p.dist[p.start[j]][p.target[j]];
+  });
+  for (int i : short_of)
+    if (!Replan(p, i, i, way)) return false;
+  return true;
+}
 
 bool Shorten(const Problem& p, bool pairs_too, Clock::time_point deadline,
              std::vector<PieceMove>& way) {

@@ -20,4 +20,12 @@ namespace salta::finish_internal {
 bool Shorten(const Problem& p, bool pairs_too, Clock::time_point deadline,
              std::vector<PieceMove>& way);
 
+// Makes `way`, a sequence of steps in which some pieces do not reach their
+// targets (a way of some of the pieces alone, the others standing still),
+// a way to finish: each piece short of its target, the farthest first,
+// gets the fewest moves that bring it there between the moves of the
+// others, in their order (the search Shorten replans with). False where
+// some piece finds no such moves.
+bool CompleteWay(const Problem& p, std::vector<PieceMove>& way);
+
 }  // namespace salta::finish_internal
