@@ -275,11 +275,13 @@ class Count {
         if (Proven()) return true;
       }
     // Once for each set of databases: its groups' counts do not change.
-    if (found_ && !p_.jumps && options_.techniques.group_bound && !groups_done_) {
+    // (Also where no way was found yet: a tangle can keep the beams from
+    // the goal, and the tangle's own way is a way to finish.)
+    if (!p_.jumps && options_.techniques.group_bound && !groups_done_) {
       groups_done_ = true;
       GroupBound groups(p_, partitions_, policy_, options_.techniques.goal_tangle);
       uint64_t group_nodes = 0;
-      lower_ = groups.Improve(lower_, int(best_.size()), Limits(0, 0), group_nodes);
+      lower_ = groups.Improve(lower_, found_ ? int(best_.size()) : kInf, Limits(0, 0), group_nodes);
       nodes_ += group_nodes;
       if (Proven()) return true;
       // A way of the tangle in the goal, the others' moves put in around it.

@@ -301,7 +301,8 @@ int GroupBound::Grow(int lower, int target, const SearchLimits& limits, uint64_t
     if (c.lower >= kInf) return kInf;
     count = c.lower;
     const int bound = std::min(kInf, count + RestBound(all & ~set, limits, nodes));
-    if (bound > lower || tangle_way_.empty()) tangle_way_ = c.way;
+    // The largest set of the best bound: the fewest pieces left to put in.
+    if (bound >= lower && c.exact) tangle_way_ = c.way;
     lower = std::max(lower, bound);
     // A count cut short says little of larger sets, whose searches are longer.
     if (!c.exact) break;

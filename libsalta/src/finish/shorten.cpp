@@ -126,9 +126,27 @@ bool CompleteWay(const Problem& p, std::vector<PieceMove>& way) {
   std::stable_sort(short_of.begin(), short_of.end(), [&](int i, int j) {
     return p.dist[p.start[i]][p.target[i]] > p.dist[p.start[j]][p.target[j]];
   });
-  for (int i : short_of)
-    if (!Replan(p, i, i, way)) return false;
-  return true;
+  // A piece may find no moves while another still stands in its way: it
+  // tries again after the others, and then replanned together with each
+  // other piece in turn (one that fills its way too early), while some
+  // piece gets in.
+  for (bool progress = true; progress && !short_of.empty();) {
+    progress = false;
+    std::vector<int> still;
+    for (int i : short_of) {
+      if (Replan(p, i, i, way))
+        progress = true;
+      else
+        still.push_back(i);
+    }
+    short_of = std::move(still);
+    if (progress || short_of.empty()) continue;
+    const int i = short_of.front();
+    for (int j = 0; j < p.k && !progress; ++j)
+      if (j != i) progress = Replan(p, std::min(i, j), std::max(i, j), way);
+    if (progress) short_of.erase(short_of.begin());
+  }
+  return short_of.empty();
 }
 
 bool Shorten(const Problem& p, bool pairs_too, Clock::time_point deadline,
