@@ -275,9 +275,10 @@ class Count {
         if (Proven()) return true;
       }
     // Once for each set of databases: its groups' counts do not change.
-    // (Also where no way was found yet: a tangle can keep the beams from
-    // the goal, and the tangle's own way is a way to finish.)
-    if (!p_.jumps && options_.techniques.group_bound && !groups_done_) {
+    // Also where the wider beams found no way either: a tangle can keep
+    // them from the goal, and the tangle's own way is a way to finish.
+    if ((found_ || width > policy_.beam_widths[0]) && !p_.jumps &&
+        options_.techniques.group_bound && !groups_done_) {
       groups_done_ = true;
       GroupBound groups(p_, partitions_, policy_, options_.techniques.goal_tangle);
       uint64_t group_nodes = 0;
