@@ -19,6 +19,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "absl/strings/str_split.h"
 #include "salta/game.h"
 #include "salta/movegen.h"
 #include "salta/notation.h"
@@ -547,21 +548,6 @@ TEST(Finish, HandMadeHardCases) {
   }
 }
 
-// Five pieces of two rows with databases of pairs only: the tangle in the
-// goal (FinishTechniques::goal_tangle) is grown here on hundreds of
-// placements, and its bound and the way made from its way must agree with
-// the plain breadth-first search; without it too.
-TEST(Finish, EveryPlacementOf5PiecesOn6x6WithTheTangleInTheGoal) {
-  const auto pieces = PiecesOf(
-      Side::kWhite,
-      {{Kind::kStar, 1}, {Kind::kStar, 2}, {Kind::kStar, 3}, {Kind::kMoon, 1}, {Kind::kMoon, 2}});
-  std::vector<FinishOptions> sets(2, WithGroups(2));
-  for (FinishOptions& o : sets) o.techniques.quick_search = false;
-  sets[1].techniques.goal_tangle = false;
-  CrossCheck(MakeV("standard", {}, 6, 2), Side::kWhite, pieces, sets, Sparser(101, 5), true);
-  CrossCheck(MakeV("pre1900", {}, 6, 2), Side::kWhite, pieces, sets, Sparser(211, 5), true);
-}
-
 // The pre1900 start: mirrored targets, so the pieces of each long diagonal
 // must pass each other on it (three on a1-h8 of 8x8), a conflict no
 // database of pieces with neighbouring targets sees; the pairs and triples
@@ -808,6 +794,66 @@ std::vector<std::pair<Side, Position>> FarPositions(size_t count) {
     out.emplace_back(f[0] == "white" ? Side::kWhite : Side::kBlack, *pos);
   }
   return out;
+}
+
+// The far set's positions by their number in data/finish-bench-far.txt
+// (from 1, comment lines not counted).
+std::pair<Side, Position> FarPosition(int number) {
+  std::ifstream in(std::string(SALTA_DATA_DIR) + "/finish-bench-far.txt");
+  int n = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#' || ++n < number) continue;
+    std::vector<std::string> f = absl::StrSplit(line, " | ");
+    EXPECT_EQ(f.size(), 4u) << line;
+    std::vector<std::string> rules = absl::StrSplit(f[1], ' ');
+    int size = 0, rows = 0;
+    EXPECT_EQ(std::sscanf(f[2].c_str(), "%dx%*d/%d", &size, &rows), 2) << line;
+    const Variant& v =
+        MakeV(rules[0], std::vector<std::string>(rules.begin() + 1, rules.end()), size, rows);
+    absl::StatusOr<Position> pos = ParsePosition(v, f[3]);
+    EXPECT_TRUE(pos.ok()) << pos.status();
+    return {f[0] == "white" ? Side::kWhite : Side::kBlack, *pos};
+  }
+  ADD_FAILURE() << "no far position " << number;
+  return {Side::kWhite, Position::Start(Variant::Default())};
+}
+
+// The tangle in the goal (FinishTechniques::goal_tangle) after random play
+// to the move limit: where the count is found both with it and without it,
+// the counts agree and the ways replay; and on position 41 (52 moves:
+// eleven pieces on targets need four moves beyond their distances) it
+// proves within 1 M nodes what the search without it does not.
+TEST(Finish, TheTangleInTheGoalGivesTheSameCountsAndProvesMore) {
+  for (int number : {28, 50, 55}) {
+    const auto [side, pos] = FarPosition(number);
+    int moves[2];
+    for (bool tangle : {true, false}) {
+      FinishOptions options = WithGroups(3);  // quick to build, also under sanitizers
+      options.want_solution = true;
+      options.techniques.goal_tangle = tangle;
+      absl::StatusOr<FinishResult> r = MinMovesToFinish(pos, side, options);
+      ASSERT_TRUE(r.ok()) << r.status();
+      ASSERT_TRUE(r->exact) << number;
+      EXPECT_TRUE(CheckSolution(pos, side, r->solution).ok()) << number;
+      EXPECT_EQ(int(r->solution.size()), r->moves()) << number;
+      moves[tangle] = r->moves();
+    }
+    EXPECT_EQ(moves[true], moves[false]) << number;
+  }
+  const auto [side, pos] = FarPosition(41);
+  FinishOptions options = WithGroups(3);
+  options.want_solution = true;
+  options.node_limit = 1000000;
+  absl::StatusOr<FinishResult> with = MinMovesToFinish(pos, side, options);
+  options.techniques.goal_tangle = false;
+  absl::StatusOr<FinishResult> without = MinMovesToFinish(pos, side, options);
+  ASSERT_TRUE(with.ok() && without.ok());
+  ASSERT_TRUE(with->exact);
+  EXPECT_EQ(with->moves(), 52);
+  EXPECT_TRUE(CheckSolution(pos, side, with->solution).ok());
+  EXPECT_FALSE(without->exact);
+  EXPECT_LE(without->lower, 52);
+  EXPECT_GE(without->upper, 52);
 }
 
 // The large databases take seconds to build, which a node limit does not

@@ -275,21 +275,13 @@ class Count {
         if (Proven()) return true;
       }
     // Once for each set of databases: its groups' counts do not change.
-    // Also where the wider beams found no way either: a tangle can keep
-    // them from the goal, and the tangle's own way is a way to finish.
-    if ((found_ || width > policy_.beam_widths[0]) && !p_.jumps &&
-        options_.techniques.group_bound && !groups_done_) {
+    if (found_ && !p_.jumps && options_.techniques.group_bound && !groups_done_) {
       groups_done_ = true;
-      GroupBound groups(p_, partitions_, policy_, options_.techniques.goal_tangle);
+      GroupBound groups(p_, partitions_, policy_);
       uint64_t group_nodes = 0;
-      lower_ = groups.Improve(lower_, found_ ? int(best_.size()) : kInf, Limits(0, 0), group_nodes);
+      lower_ = groups.Improve(lower_, int(best_.size()), Limits(0, 0), group_nodes);
       nodes_ += group_nodes;
       if (Proven()) return true;
-      // A way of the tangle in the goal, the others' moves put in around it.
-      if (std::vector<PieceMove> way = groups.tangle_way(); !way.empty() && CompleteWay(p_, way)) {
-        Offer(std::move(way));
-        if (Proven()) return true;
-      }
       // The search's bound takes the position's conflicts in too.
       if (options_.techniques.conflict_partition && !groups.conflicts().empty()) {
         absl::StatusOr<Partition> conflicts = ConflictPartition(p_, groups.conflicts());
@@ -299,6 +291,24 @@ class Count {
           SetBound(std::move(partitions));
           groups_done_ = true;  // (SetBound starts over; these groups are counted)
         }
+      }
+    }
+    // The tangle in the goal, once, after the second IDA* run (most counts
+    // that come this far end in the first 100,000 nodes, and the tangle's
+    // largest sets take as many); also where no way was found: a tangle
+    // can keep the beams from the goal, and its own way is a way to finish.
+    if (width > policy_.beam_widths[0] && !p_.jumps && options_.techniques.group_bound &&
+        options_.techniques.goal_tangle && !tangle_done_) {
+      tangle_done_ = true;
+      GroupBound groups(p_, partitions_, policy_);
+      uint64_t tangle_nodes = 0;
+      lower_ = groups.Tangle(lower_, found_ ? int(best_.size()) : kInf, Limits(0, 0), tangle_nodes);
+      nodes_ += tangle_nodes;
+      if (Proven()) return true;
+      // Its way, the others' moves put in around it.
+      if (std::vector<PieceMove> way = groups.tangle_way(); !way.empty() && CompleteWay(p_, way)) {
+        Offer(std::move(way));
+        if (Proven()) return true;
       }
     }
     // Two pieces replanned at a time, once for each new best way (slower
@@ -365,6 +375,7 @@ class Count {
   bool found_ = false;
   bool unreachable_ = false;
   bool groups_done_ = false;
+  bool tangle_done_ = false;
   size_t shortened_size_ = 0;    // of the best way when two pieces were last replanned
   std::vector<PieceMove> best_;  // the shortest way found
   FinishResult result_;

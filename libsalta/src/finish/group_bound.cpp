@@ -25,6 +25,26 @@ Problem SubProblem(const Problem& p, const std::vector<int>& pieces) {
   return sub;
 }
 
+GroupBound::GroupBound(const Problem& p, const std::vector<Partition>& partitions,
+                       const Policy& policy)
+    : p_(p), partitions_(partitions), policy_(policy) {
+  const int k = p_.k;
+  std::vector<Bitboard> way(k, 0);  // the squares of the shortest ways
+  for (int i = 0; i < k; ++i)
+    for (Square s = 0; s < p_.n; ++s)
+      if (p_.dist[p_.start[i]][s] != Problem::kNoWay &&
+          p_.dist[s][p_.target[i]] != Problem::kNoWay &&
+          p_.dist[p_.start[i]][s] + p_.dist[s][p_.target[i]] == Distance(i))
+        way[i] |= SquareBit(s);
+  touches_.assign(k, 0);
+  for (int i = 0; i < k; ++i)
+    for (int j = 0; j < k; ++j)
+      if (i != j && (Contains(way[i], p_.start[j]) || Contains(way[i], p_.target[j]))) {
+        touches_[i] |= 1u << j;
+        touches_[j] |= 1u << i;
+      }
+}
+
 GroupBound::Count GroupBound::GroupCount(uint32_t pieces, uint64_t group_nodes,
                                          const SearchLimits& limits, uint64_t& nodes) {
   if (auto it = counts_.find(pieces); it != counts_.end() && it->second.exact) return it->second;
@@ -147,22 +167,7 @@ void GroupBound::FindConflicts(const SearchLimits& limits, uint64_t& nodes,
                                std::vector<uint32_t>& groups, std::vector<int>& values) {
   const int k = p_.k;
   std::vector<int> dist(k);
-  std::vector<Bitboard> way(k, 0);  // the squares of the shortest ways
-  for (int i = 0; i < k; ++i) {
-    dist[i] = p_.dist[p_.start[i]][p_.target[i]];
-    for (Square s = 0; s < p_.n; ++s)
-      if (p_.dist[p_.start[i]][s] != Problem::kNoWay &&
-          p_.dist[s][p_.target[i]] != Problem::kNoWay &&
-          p_.dist[p_.start[i]][s] + p_.dist[s][p_.target[i]] == dist[i])
-        way[i] |= SquareBit(s);
-  }
-  touches_.assign(k, 0);
-  for (int i = 0; i < k; ++i)
-    for (int j = 0; j < k; ++j)
-      if (i != j && (Contains(way[i], p_.start[j]) || Contains(way[i], p_.target[j]))) {
-        touches_[i] |= 1u << j;
-        touches_[j] |= 1u << i;
-      }
+  for (int i = 0; i < k; ++i) dist[i] = Distance(i);
   // The gain of a set: its count alone over its distances' sum.
   struct Gain {
     uint32_t set;
@@ -287,7 +292,7 @@ int GroupBound::RestBound(uint32_t rest, const SearchLimits& limits, uint64_t& n
   return best;
 }
 
-int GroupBound::Grow(int lower, int target, const SearchLimits& limits, uint64_t& nodes) {
+int GroupBound::Tangle(int lower, int target, const SearchLimits& limits, uint64_t& nodes) {
   const uint32_t all = (uint32_t(1) << p_.k) - 1;
   Bitboard targets = 0;
   for (int i = 0; i < p_.k; ++i) targets |= SquareBit(p_.target[i]);
@@ -329,7 +334,6 @@ int GroupBound::Improve(int lower, int target, const SearchLimits& limits, uint6
   std::vector<int> values;
   FindConflicts(limits, nodes, groups, values);
   lower = Merge(groups, values, true, lower, target, limits, nodes);
-  if (tangle_ && lower < target) lower = Grow(lower, target, limits, nodes);
   for (const Partition& partition : partitions_) {
     if (lower >= target) return lower;
     groups.clear();

@@ -41,10 +41,7 @@ Problem SubProblem(const Problem& p, const std::vector<int>& pieces);
 class GroupBound {
  public:
   // `partitions`: the databases' partitions of p (groups of p's indices).
-  // `tangle`: the tangle in the goal too.
-  GroupBound(const Problem& p, const std::vector<Partition>& partitions, const Policy& policy,
-             bool tangle)
-      : p_(p), partitions_(partitions), policy_(policy), tangle_(tangle) {}
+  GroupBound(const Problem& p, const std::vector<Partition>& partitions, const Policy& policy);
 
   // A proven lower bound on p's count, at least `lower`; stops once it
   // reaches `target`. Each group's search takes at most the policy's
@@ -56,9 +53,13 @@ class GroupBound {
   // that carries their conflicts into the search.
   const std::vector<std::vector<int>>& conflicts() const { return conflicts_; }
 
-  // The moves of the pieces of the tangle in the goal (see above) that meet
-  // the bound Improve returned, the others standing still: what a way to
-  // finish may start from (CompleteWay). Empty where none.
+  // The bound of the tangle in the goal (see above), grown piece by piece:
+  // at least `lower`; stops once it reaches `target`. Each set's search
+  // takes at most the policy's grow_nodes.
+  int Tangle(int lower, int target, const SearchLimits& limits, uint64_t& nodes);
+  // The moves of the pieces of the tangle that meet the bound Tangle
+  // returned, the others standing still: what a way to finish may start
+  // from (CompleteWay). Empty where none.
   const std::vector<PieceMove>& tangle_way() const { return tangle_way_; }
 
  private:
@@ -73,11 +74,9 @@ class GroupBound {
             int target, const SearchLimits& limits, uint64_t& nodes);
   // The disjoint small groups that gain most, into conflicts_; `groups`
   // and `values` get the partition they make with the other pieces alone
-  // and its counts. Sets touches_, which Touch reads.
+  // and its counts.
   void FindConflicts(const SearchLimits& limits, uint64_t& nodes, std::vector<uint32_t>& groups,
                      std::vector<int>& values);
-  // The tangle in the goal, grown piece by piece (see above).
-  int Grow(int lower, int target, const SearchLimits& limits, uint64_t& nodes);
   // The bound of the pieces of `rest` alone by the databases' partitions
   // cut down to them.
   int RestBound(uint32_t rest, const SearchLimits& limits, uint64_t& nodes);
@@ -97,7 +96,6 @@ class GroupBound {
   const Problem& p_;
   const std::vector<Partition>& partitions_;
   const Policy& policy_;
-  const bool tangle_;
   std::map<uint32_t, Count> counts_;
   std::vector<std::vector<int>> conflicts_;
   std::vector<PieceMove> tangle_way_;
