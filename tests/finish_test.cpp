@@ -796,6 +796,18 @@ std::vector<std::pair<Side, Position>> FarPositions(size_t count) {
   return out;
 }
 
+// A count with the three-piece databases and a solution under a node limit,
+// with the technique and without it.
+std::pair<absl::StatusOr<FinishResult>, absl::StatusOr<FinishResult>> WithAndWithout(
+    const Position& pos, Side side, uint64_t node_limit, bool FinishTechniques::*technique) {
+  FinishOptions options = WithGroups(3);  // quick to build, also under sanitizers
+  options.want_solution = true;
+  options.node_limit = node_limit;
+  absl::StatusOr<FinishResult> with = MinMovesToFinish(pos, side, options);
+  options.techniques.*technique = false;
+  return {std::move(with), MinMovesToFinish(pos, side, options)};
+}
+
 // The far set's positions by their number in data/finish-bench-far.txt
 // (from 1, comment lines not counted).
 std::pair<Side, Position> FarPosition(int number) {
@@ -841,12 +853,7 @@ TEST(Finish, TheTangleInTheGoalGivesTheSameCountsAndProvesMore) {
     EXPECT_EQ(moves[true], moves[false]) << number;
   }
   const auto [side, pos] = FarPosition(41);
-  FinishOptions options = WithGroups(3);
-  options.want_solution = true;
-  options.node_limit = 1000000;
-  absl::StatusOr<FinishResult> with = MinMovesToFinish(pos, side, options);
-  options.techniques.goal_tangle = false;
-  absl::StatusOr<FinishResult> without = MinMovesToFinish(pos, side, options);
+  const auto [with, without] = WithAndWithout(pos, side, 1000000, &FinishTechniques::goal_tangle);
   ASSERT_TRUE(with.ok() && without.ok());
   ASSERT_TRUE(with->exact);
   EXPECT_EQ(with->moves(), 52);
@@ -955,12 +962,7 @@ TEST(Finish, FarFromHomeCountsAreConsistentWithTheirSuccessors) {
 TEST(Finish, ShortenedWaysReplayAndAreNoLonger) {
   int with = 0, without = 0, compared = 0;
   for (const auto& [side, pos] : FarPositions(12)) {
-    FinishOptions options = WithGroups(3);
-    options.want_solution = true;
-    options.node_limit = 30000;
-    absl::StatusOr<FinishResult> r = MinMovesToFinish(pos, side, options);
-    options.techniques.shorten = false;
-    absl::StatusOr<FinishResult> plain = MinMovesToFinish(pos, side, options);
+    const auto [r, plain] = WithAndWithout(pos, side, 30000, &FinishTechniques::shorten);
     ASSERT_TRUE(r.ok() && plain.ok());
     if (r->upper == kUnknownMoves || plain->upper == kUnknownMoves) continue;
     const std::string where = PositionToString(pos);
