@@ -117,36 +117,33 @@ std::vector<int> Detoured(const Problem& p, const std::vector<PieceMove>& way) {
 
 bool CompleteWay(const Problem& p, std::vector<PieceMove>& way) {
   if (p.jumps) return false;
-  Squares end = p.start;
-  for (const PieceMove& m : way) end[m.piece] = m.to;
-  std::vector<int> short_of;
-  for (int i = 0; i < p.k; ++i)
-    if (end[i] != p.target[i]) short_of.push_back(i);
-  // The longest ways first: they have the most to fit in around.
-  std::stable_sort(short_of.begin(), short_of.end(), [&](int i, int j) {
-    return p.dist[p.start[i]][p.target[i]] > p.dist[p.start[j]][p.target[j]];
-  });
+  // The pieces the way leaves short of their targets, the longest ways
+  // first: they have the most to fit in around.
+  auto short_of = [&] {
+    Squares end = p.start;
+    for (const PieceMove& m : way) end[m.piece] = m.to;
+    std::vector<int> pieces;
+    for (int i = 0; i < p.k; ++i)
+      if (end[i] != p.target[i]) pieces.push_back(i);
+    std::stable_sort(pieces.begin(), pieces.end(), [&](int i, int j) {
+      return p.dist[p.start[i]][p.target[i]] > p.dist[p.start[j]][p.target[j]];
+    });
+    return pieces;
+  };
   // A piece may find no moves while another still stands in its way: it
   // tries again after the others, and then replanned together with each
   // other piece in turn (one that fills its way too early), while some
   // piece gets in.
-  for (bool progress = true; progress && !short_of.empty();) {
-    progress = false;
-    std::vector<int> still;
-    for (int i : short_of) {
-      if (Replan(p, i, i, way))
-        progress = true;
-      else
-        still.push_back(i);
-    }
-    short_of = std::move(still);
-    if (progress || short_of.empty()) continue;
-    const int i = short_of.front();
+  for (std::vector<int> left = short_of(); !left.empty(); left = short_of()) {
+    bool progress = false;
+    for (int i : left) progress |= Replan(p, i, i, way);
+    if (progress) continue;
+    const int i = left.front();
     for (int j = 0; j < p.k && !progress; ++j)
       if (j != i) progress = Replan(p, std::min(i, j), std::max(i, j), way);
-    if (progress) short_of.erase(short_of.begin());
+    if (!progress) return false;
   }
-  return short_of.empty();
+  return true;
 }
 
 bool Shorten(const Problem& p, bool pairs_too, Clock::time_point deadline,
