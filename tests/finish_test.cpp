@@ -773,31 +773,44 @@ TEST(Finish, ForwardStartPositionsWithOneRow) {
 // one more than the least count over the position's successors, and every
 // solution replays to the goal in exactly the count.
 
-std::vector<std::pair<Side, Position>> FarPositions(size_t count) {
+// The lines of data/finish-bench-far.txt, split: side | rules | NxN/R |
+// position.
+std::vector<std::vector<std::string>> FarLines() {
   std::ifstream in(std::string(SALTA_DATA_DIR) + "/finish-bench-far.txt");
   EXPECT_TRUE(in.good());
-  std::vector<std::pair<Side, Position>> out;
-  for (std::string line; out.size() < count && std::getline(in, line);) {
+  std::vector<std::vector<std::string>> lines;
+  for (std::string line; std::getline(in, line);) {
     if (line.empty() || line[0] == '#') continue;
-    // side | rules | NxN/R | position
-    std::vector<std::string> f;
-    for (size_t at = 0;;) {
-      const size_t bar = line.find(" | ", at);
-      f.push_back(line.substr(at, bar == std::string::npos ? std::string::npos : bar - at));
-      if (bar == std::string::npos) break;
-      at = bar + 3;
-    }
-    if (f.size() != 4 || f[1] != "standard move-limit=120" || f[2] != "10x10/3") continue;
-    const Variant& v = MakeV("standard", {"move-limit=120"}, 10, 3);
-    absl::StatusOr<Position> pos = ParsePosition(v, f[3]);
-    EXPECT_TRUE(pos.ok()) << pos.status();
-    out.emplace_back(f[0] == "white" ? Side::kWhite : Side::kBlack, *pos);
+    lines.push_back(absl::StrSplit(line, " | "));
+    EXPECT_EQ(lines.back().size(), 4u) << line;
+    lines.back().resize(4);
   }
+  return lines;
+}
+
+std::pair<Side, Position> FarLinePosition(const std::vector<std::string>& f) {
+  std::vector<std::string> rules = absl::StrSplit(f[1], ' ');
+  int size = 0, rows = 0;
+  EXPECT_EQ(std::sscanf(f[2].c_str(), "%dx%*d/%d", &size, &rows), 2) << f[2];
+  const Variant& v =
+      MakeV(rules[0], std::vector<std::string>(rules.begin() + 1, rules.end()), size, rows);
+  absl::StatusOr<Position> pos = ParsePosition(v, f[3]);
+  EXPECT_TRUE(pos.ok()) << pos.status();
+  return {f[0] == "white" ? Side::kWhite : Side::kBlack,
+          pos.ok() ? *pos : Position::Start(Variant::Default())};
+}
+
+// The first `count` far positions of the standard rules on 10x10.
+std::vector<std::pair<Side, Position>> FarPositions(size_t count) {
+  std::vector<std::pair<Side, Position>> out;
+  for (const std::vector<std::string>& f : FarLines())
+    if (out.size() < count && f[1] == "standard move-limit=120" && f[2] == "10x10/3")
+      out.push_back(FarLinePosition(f));
   return out;
 }
 
-// A count with the three-piece databases and a solution under a node limit,
-// with the technique and without it.
+// A count with the three-piece databases and a solution under a node limit
+// (0: none), with the technique and without it.
 std::pair<absl::StatusOr<FinishResult>, absl::StatusOr<FinishResult>> WithAndWithout(
     const Position& pos, Side side, uint64_t node_limit, bool FinishTechniques::*technique) {
   FinishOptions options = WithGroups(3);  // quick to build, also under sanitizers
@@ -808,26 +821,12 @@ std::pair<absl::StatusOr<FinishResult>, absl::StatusOr<FinishResult>> WithAndWit
   return {std::move(with), MinMovesToFinish(pos, side, options)};
 }
 
-// The far set's positions by their number in data/finish-bench-far.txt
-// (from 1, comment lines not counted).
+// The far set's position by its number in data/finish-bench-far.txt (from
+// 1, comment lines not counted).
 std::pair<Side, Position> FarPosition(int number) {
-  std::ifstream in(std::string(SALTA_DATA_DIR) + "/finish-bench-far.txt");
-  int n = 0;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#' || ++n < number) continue;
-    std::vector<std::string> f = absl::StrSplit(line, " | ");
-    EXPECT_EQ(f.size(), 4u) << line;
-    std::vector<std::string> rules = absl::StrSplit(f[1], ' ');
-    int size = 0, rows = 0;
-    EXPECT_EQ(std::sscanf(f[2].c_str(), "%dx%*d/%d", &size, &rows), 2) << line;
-    const Variant& v =
-        MakeV(rules[0], std::vector<std::string>(rules.begin() + 1, rules.end()), size, rows);
-    absl::StatusOr<Position> pos = ParsePosition(v, f[3]);
-    EXPECT_TRUE(pos.ok()) << pos.status();
-    return {f[0] == "white" ? Side::kWhite : Side::kBlack, *pos};
-  }
-  ADD_FAILURE() << "no far position " << number;
-  return {Side::kWhite, Position::Start(Variant::Default())};
+  const std::vector<std::vector<std::string>> lines = FarLines();
+  EXPECT_LE(number, int(lines.size()));
+  return FarLinePosition(lines.at(number - 1));
 }
 
 // The tangle in the goal (FinishTechniques::goal_tangle) after random play
@@ -838,19 +837,14 @@ std::pair<Side, Position> FarPosition(int number) {
 TEST(Finish, TheTangleInTheGoalGivesTheSameCountsAndProvesMore) {
   for (int number : {28, 50, 55}) {
     const auto [side, pos] = FarPosition(number);
-    int moves[2];
-    for (bool tangle : {true, false}) {
-      FinishOptions options = WithGroups(3);  // quick to build, also under sanitizers
-      options.want_solution = true;
-      options.techniques.goal_tangle = tangle;
-      absl::StatusOr<FinishResult> r = MinMovesToFinish(pos, side, options);
+    const auto [with, without] = WithAndWithout(pos, side, 0, &FinishTechniques::goal_tangle);
+    for (const absl::StatusOr<FinishResult>& r : {with, without}) {
       ASSERT_TRUE(r.ok()) << r.status();
       ASSERT_TRUE(r->exact) << number;
       EXPECT_TRUE(CheckSolution(pos, side, r->solution).ok()) << number;
       EXPECT_EQ(int(r->solution.size()), r->moves()) << number;
-      moves[tangle] = r->moves();
     }
-    EXPECT_EQ(moves[true], moves[false]) << number;
+    EXPECT_EQ(with->moves(), without->moves()) << number;
   }
   const auto [side, pos] = FarPosition(41);
   const auto [with, without] = WithAndWithout(pos, side, 1000000, &FinishTechniques::goal_tangle);
