@@ -34,7 +34,7 @@ GroupBound::GroupBound(const Problem& p, const std::vector<Partition>& partition
     for (Square s = 0; s < p_.n; ++s)
       if (p_.dist[p_.start[i]][s] != Problem::kNoWay &&
           p_.dist[s][p_.target[i]] != Problem::kNoWay &&
-          p_.dist[p_.start[i]][s] + p_.dist[s][p_.target[i]] == Distance(i))
+          p_.dist[p_.start[i]][s] + p_.dist[s][p_.target[i]] == p_.distance(i))
         way[i] |= SquareBit(s);
   touches_.assign(k, 0);
   for (int i = 0; i < k; ++i)
@@ -166,8 +166,6 @@ GroupBound::Count GroupBound::SmallGroupCount(uint32_t pieces, const SearchLimit
 void GroupBound::FindConflicts(const SearchLimits& limits, uint64_t& nodes,
                                std::vector<uint32_t>& groups, std::vector<int>& values) {
   const int k = p_.k;
-  std::vector<int> dist(k);
-  for (int i = 0; i < k; ++i) dist[i] = Distance(i);
   // The gain of a set: its count alone over its distances' sum.
   struct Gain {
     uint32_t set;
@@ -178,7 +176,7 @@ void GroupBound::FindConflicts(const SearchLimits& limits, uint64_t& nodes,
   auto gain_of = [&](uint32_t set) {
     const Count c = SmallGroupCount(set, limits, nodes);
     int sum = 0;
-    for (int i : Members(set)) sum += dist[i];
+    for (int i : Members(set)) sum += p_.distance(i);
     return c.lower >= kInf ? kInf : c.lower - sum;
   };
   for (int i = 0; i < k; ++i)
@@ -238,7 +236,7 @@ void GroupBound::FindConflicts(const SearchLimits& limits, uint64_t& nodes,
   for (int i = 0; i < k; ++i)
     if (!(covered >> i & 1)) {
       groups.push_back(1u << i);
-      values.push_back(dist[i]);
+      values.push_back(p_.distance(i));
     }
 }
 
@@ -282,7 +280,7 @@ int GroupBound::RestBound(uint32_t rest, const SearchLimits& limits, uint64_t& n
     for (const Group& group : partition) {
       uint32_t cut = 0;
       for (int i : group.pieces) cut |= (rest & 1u << i);
-      if (std::popcount(cut) == 1) sum += Distance(std::countr_zero(cut));
+      if (std::popcount(cut) == 1) sum += p_.distance(std::countr_zero(cut));
       // A database's group, or a part of one: a search of a few nodes.
       if (std::popcount(cut) > 1)
         sum = std::min(kInf, sum + GroupCount(cut, policy_.group_nodes, limits, nodes).lower);
@@ -323,7 +321,7 @@ int GroupBound::Tangle(int lower, int target, const SearchLimits& limits, uint64
     set |= 1u << best;
     // The larger set needs at least the smaller's count and the piece's way.
     Count& start = counts_[set];
-    start.lower = std::max(start.lower, count + Distance(best));
+    start.lower = std::max(start.lower, count + p_.distance(best));
   }
   return lower;
 }

@@ -91,7 +91,6 @@ class GroupBound {
   // The proven lower bound of the pieces of the set alone.
   Count GroupCount(uint32_t pieces, uint64_t group_nodes, const SearchLimits& limits,
                    uint64_t& nodes);
-  int Distance(int piece) const { return p_.dist[p_.start[piece]][p_.target[piece]]; }
 
   const Problem& p_;
   const std::vector<Partition>& partitions_;

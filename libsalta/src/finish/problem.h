@@ -62,6 +62,8 @@ struct Problem {
   // the moves form a graph without cycles.
   bool forward_only = false;
 
+  // The moves piece i needs alone from its start to its target (kNoWay: none).
+  int distance(int i) const { return dist[start[i]][target[i]]; }
   Square Normal(Square s) const { return side == Side::kWhite ? s : g->rotate(s); }
   // The squares a piece on s can jump to, `others` being the other pieces.
   Bitboard JumpsFrom(Square s, Bitboard others) const {

@@ -109,7 +109,7 @@ std::vector<int> Detoured(const Problem& p, const std::vector<PieceMove>& way) {
   std::vector<int> moves(p.k, 0), detoured;
   for (const PieceMove& m : way) ++moves[m.piece];
   for (int i = 0; i < p.k; ++i)
-    if (moves[i] > p.dist[p.start[i]][p.target[i]]) detoured.push_back(i);
+    if (moves[i] > p.distance(i)) detoured.push_back(i);
   return detoured;
 }
 
@@ -125,9 +125,8 @@ bool CompleteWay(const Problem& p, std::vector<PieceMove>& way) {
     std::vector<int> pieces;
     for (int i = 0; i < p.k; ++i)
       if (end[i] != p.target[i]) pieces.push_back(i);
-    std::stable_sort(pieces.begin(), pieces.end(), [&](int i, int j) {
-      return p.dist[p.start[i]][p.target[i]] > p.dist[p.start[j]][p.target[j]];
-    });
+    std::stable_sort(pieces.begin(), pieces.end(),
+                     [&](int i, int j) { return p.distance(i) > p.distance(j); });
     return pieces;
   };
   // A piece may find no moves while another still stands in its way: it
