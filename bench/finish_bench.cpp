@@ -366,7 +366,9 @@ bool* TechniqueFlag(salta::FinishTechniques& t, const std::string& name) {
                                                  {"group_bound", &t.group_bound},
                                                  {"conflict_partition", &t.conflict_partition},
                                                  {"shorten", &t.shorten},
-                                                 {"goal_tangle", &t.goal_tangle}};
+                                                 {"goal_tangle", &t.goal_tangle},
+                                                 {"longer_runs", &t.longer_runs},
+                                                 {"neighbourhoods", &t.neighbourhoods}};
   for (const auto& [n, flag] : flags)
     if (name == n) return flag;
   return nullptr;

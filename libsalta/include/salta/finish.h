@@ -63,6 +63,12 @@ struct FinishTechniques {
   // targets (the tangle in the goal), grown by the pieces that touch it,
   // and a way to finish made from its way, the others' moves put in.
   bool goal_tangle = true;
+  // With the group bound: the pieces cut by target into runs longer than
+  // the databases' (five and six pieces), each run counted alone, summed.
+  bool longer_runs = true;
+  // The best way found is improved by a large neighbourhood search: a few
+  // pieces' moves taken out and put back, one piece at a time.
+  bool neighbourhoods = true;
 };
 
 struct FinishOptions {

@@ -188,7 +188,7 @@ class Count {
     if (options_.techniques.quick_search && RunIda(policy_.first_ida_nodes)) return Concluded();
     // 2. A way to finish, and larger groups for the bound: where the two
     //    meet, the count is proven.
-    if (UpperAndGroups(policy_.beam_widths[0])) return Concluded();
+    if (UpperAndGroups(0)) return Concluded();
     // 3. The large databases, where the small ones were used so far (they
     //    take seconds to build: not under a tight limit).
     if (small < size && TimeLeft() > policy_.large_pdb_seconds &&
@@ -200,16 +200,20 @@ class Count {
       SetBound(std::move(*large));
       result_.pattern_size = size;
       lower_ = std::max(lower_, h_.value());
-      if (UpperAndGroups(policy_.beam_widths[0])) return Concluded();
+      if (UpperAndGroups(0)) return Concluded();
     }
     // 4. IDA* and wider beams in turn, each given more.
     for (size_t w = 1; w < policy_.beam_widths.size(); ++w) {
       if (RunIda(policy_.ida_nodes[w - 1])) return Concluded();
-      if (UpperAndGroups(policy_.beam_widths[w])) return Concluded();
+      if (UpperAndGroups(w)) return Concluded();
     }
-    // 5. IDA* until the lower bound meets the way found, or a limit.
-    RunIda(0);
-    return Concluded();
+    // 5. IDA* and the neighbourhood search in turn, each given twice as
+    //    much each time, until the bounds meet or a limit stops them.
+    for (uint64_t nodes = policy_.ida_nodes.back();;
+         nodes = std::min(2 * nodes, uint64_t(1) << 60)) {
+      if (RunIda(nodes) || Neighbourhoods(nodes / policy_.nodes_per_round)) return Concluded();
+      if (TimeLeft() <= 0 || NodesLeft() == 0) return Concluded();
+    }
   }
 
  private:
@@ -236,10 +240,12 @@ class Count {
   // own), for a search whose own count is at `own`.
   SearchLimits Limits(uint64_t nodes, uint64_t own) const {
     SearchLimits l = limits_;
-    l.max_nodes = 0;
-    if (limits_.max_nodes > 0) l.max_nodes = own + NodesLeft();
-    if (nodes > 0 && (l.max_nodes == 0 || own + nodes < l.max_nodes)) l.max_nodes = own + nodes;
-    if (l.max_nodes == own && limits_.max_nodes > 0) l.max_nodes = own + 1;
+    l.max_nodes = 0;  // none
+    if (limits_.max_nodes == 0 && nodes == 0) return l;
+    uint64_t allowed = NodesLeft();
+    if (nodes > 0) allowed = std::min(allowed, nodes);
+    // (At least one, so that a search starts and sees the limit.)
+    l.max_nodes = own + std::max<uint64_t>(allowed, 1);
     return l;
   }
 
@@ -258,9 +264,27 @@ class Count {
     return outcome != Ida::Outcome::kStopped || Proven();
   }
 
-  // Beam searches of `width` in both orders for a way to finish, then the
-  // bound of larger groups; true when they meet.
-  bool UpperAndGroups(int width) {
+  // The way found, improved by a large neighbourhood search of at most
+  // `rounds` rounds; true when it meets the lower bound.
+  bool Neighbourhoods(uint64_t rounds) {
+    if (!options_.techniques.neighbourhoods || !found_ || Proven() || NodesLeft() == 0 ||
+        TimeLeft() <= 0)
+      return false;
+    SearchLimits l = Limits(rounds, 0);
+    uint64_t done = 0;
+    // A new seed each time: another drift over ways of equal length.
+    const NeighbourhoodOptions search{policy_.neighbourhood_pieces,
+                                      policy_.neighbourhood_worse_odds, ++neighbourhood_seed_};
+    ShortenByNeighbourhoods(p_, lower_, search, l, best_, done);
+    nodes_ += done;
+    return Proven();
+  }
+
+  // Beam searches of the stage's width in both orders for a way to finish,
+  // the bound of larger groups and the large neighbourhood search; true
+  // when the bounds meet.
+  bool UpperAndGroups(size_t stage) {
+    const int width = policy_.beam_widths[stage];
     if (options_.techniques.upper_bound_search)
       for (TieOrder order : {TieOrder::kBackFirst, TieOrder::kAny}) {
         if (TimeLeft() <= 0) break;
@@ -280,6 +304,8 @@ class Count {
       GroupBound groups(p_, partitions_, policy_);
       uint64_t group_nodes = 0;
       lower_ = groups.Improve(lower_, int(best_.size()), Limits(0, 0), group_nodes);
+      if (options_.techniques.longer_runs)
+        lower_ = groups.LongerRuns(lower_, int(best_.size()), Limits(0, 0), group_nodes);
       nodes_ += group_nodes;
       if (Proven()) return true;
       // The search's bound takes the position's conflicts in too.
@@ -293,6 +319,7 @@ class Count {
         }
       }
     }
+    if (Neighbourhoods(policy_.neighbourhood_rounds[stage])) return true;
     // The tangle in the goal, once, after the second IDA* run (most counts
     // that come this far end in the first 100,000 nodes, and the tangle's
     // largest sets take as many); also where no way was found: a tangle
@@ -376,6 +403,7 @@ class Count {
   bool unreachable_ = false;
   bool groups_done_ = false;
   bool tangle_done_ = false;
+  uint64_t neighbourhood_seed_ = 0;
   size_t shortened_size_ = 0;    // of the best way when two pieces were last replanned
   std::vector<PieceMove> best_;  // the shortest way found
   FinishResult result_;

@@ -326,6 +326,28 @@ int GroupBound::Tangle(int lower, int target, const SearchLimits& limits, uint64
   return lower;
 }
 
+int GroupBound::LongerRuns(int lower, int target, const SearchLimits& limits, uint64_t& nodes) {
+  for (int size = policy_.longer_runs.front(); size <= policy_.longer_runs.back(); ++size) {
+    if (size >= p_.k) break;
+    std::vector<int> offsets(size);
+    for (int o = 0; o < size; ++o) offsets[o] = o;
+    for (const std::vector<std::vector<int>>& layout : PartitionsByTarget(p_, size, offsets)) {
+      int sum = 0;
+      for (const std::vector<int>& run : layout) {
+        if (lower >= target || OutOfBudget(limits, nodes)) return lower;
+        uint32_t set = 0;
+        for (int i : run) set |= 1u << i;
+        sum =
+            std::min(kInf, sum + (run.size() == 1
+                                      ? p_.distance(run[0])
+                                      : GroupCount(set, policy_.group_nodes, limits, nodes).lower));
+      }
+      lower = std::max(lower, sum);
+    }
+  }
+  return lower;
+}
+
 int GroupBound::Improve(int lower, int target, const SearchLimits& limits, uint64_t& nodes) {
   // The position's own conflicts first: cheap, and often all there is.
   std::vector<uint32_t> groups;

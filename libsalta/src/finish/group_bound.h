@@ -48,6 +48,14 @@ class GroupBound {
   // group_nodes.
   int Improve(int lower, int target, const SearchLimits& limits, uint64_t& nodes);
 
+  // The partitions of the pieces by target into runs longer than the
+  // databases' (the policy's longer_runs), each run counted alone (each
+  // search within group_nodes), summed: a proven lower bound, at least
+  // `lower`; stops once it reaches `target`. It sees the conflicts of four
+  // to six pieces whose targets lie close together but in no one
+  // database's run.
+  int LongerRuns(int lower, int target, const SearchLimits& limits, uint64_t& nodes);
+
   // The pairs and triples of the further start (empty until Improve has
   // run, and where no small group gains): groups for a database partition
   // that carries their conflicts into the search.

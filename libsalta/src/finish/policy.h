@@ -23,6 +23,9 @@ struct Policy {
   // Nodes each group's search may take when groups are merged for a
   // better bound at the root.
   uint64_t group_nodes = 20000;
+  // The lengths of the runs of pieces by target whose counts alone, summed
+  // over each partition into such runs, bound the count at the root.
+  std::array<int, 2> longer_runs = {5, 6};
   // Nodes a pair's or triple's search may take when the position's own
   // conflicts are looked for (most take a few dozen), and the steps of the
   // search for the best disjoint ones.
@@ -34,6 +37,15 @@ struct Policy {
   // Ways found are shortened piece by piece unless this many moves longer
   // than the best one (replanning takes time in the length).
   size_t shorten_margin = 8;
+  // Rounds of the large neighbourhood search after each stage's beam
+  // searches, and in the last stage one round for this many IDA* nodes
+  // (a round, a few pieces put back in, takes the time of a few nodes).
+  std::array<uint64_t, 4> neighbourhood_rounds = {10000, 20000, 40000, 80000};
+  uint64_t nodes_per_round = 4;
+  // Pieces taken out in a round at most, and the odds of keeping a way two
+  // moves longer (to leave a plateau of ways of equal length).
+  int neighbourhood_pieces = 4;
+  uint64_t neighbourhood_worse_odds = 1000;
   // The bound table's largest size (16 bytes an entry).
   size_t bound_table_entries = size_t(1) << 22;
   // The large databases are built (seconds; minutes in a sanitized build)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <random>
 
 namespace salta::finish_internal {
 namespace {
@@ -113,7 +114,113 @@ std::vector<int> Detoured(const Problem& p, const std::vector<PieceMove>& way) {
   return detoured;
 }
 
+// A new timing can complete the goal before the end: the way ends there.
+// True when it was cut.
+bool EndAtCompletion(const Problem& p, std::vector<PieceMove>& way) {
+  int off = 0;  // pieces not on their targets
+  for (int i = 0; i < p.k; ++i) off += p.start[i] != p.target[i];
+  for (size_t m = 0; m < way.size(); ++m) {
+    const PieceMove& mv = way[m];
+    off += (mv.to != p.target[mv.piece]) - (mv.from != p.target[mv.piece]);
+    if (off == 0 && m + 1 < way.size()) {
+      way.resize(m + 1);
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
+
+Inserter::Inserter(const Problem& p) : p_(p) {
+  for (int d = 0; d < p.num_step_dirs; ++d) dirs_[d] = p.variant->step_dirs(Side::kWhite)[d];
+}
+
+Bitboard Inserter::Steps(Bitboard b) const {
+  Bitboard to = 0;
+  for (int d = 0; d < p_.num_step_dirs; ++d) to |= p_.g->shift(b, dirs_[d]);
+  return to;
+}
+
+// Level c holds, after each number t of the way's moves, the squares the
+// piece can stand on having made at most c moves; the way back from the
+// target takes a wait or a step at random where both are optimal.
+bool Inserter::Insert(int piece, uint32_t absent, std::vector<PieceMove>& way,
+                      std::mt19937_64& random) {
+  const int t_end = int(way.size());
+  const int stride = t_end + 1;
+  free_.resize(stride);
+  Squares at = p_.start;
+  auto free_now = [&] {
+    Bitboard o = 0;
+    for (int j = 0; j < p_.k; ++j)
+      if (j != piece && !(absent >> j & 1)) o |= SquareBit(at[j]);
+    return p_.g->all() & ~o;
+  };
+  free_[0] = free_now();
+  for (int t = 0; t < t_end; ++t) {
+    at[way[t].piece] = way[t].to;
+    free_[t + 1] = free_now();
+  }
+  const Bitboard goal = SquareBit(p_.target[piece]);
+  // Level 0: waiting only.
+  reach_.assign(stride, 0);
+  reach_[0] = SquareBit(p_.start[piece]);
+  for (int t = 0; t < t_end; ++t) reach_[t + 1] = reach_[t] & ~SquareBit(way[t].to);
+  int c = 0;
+  while (!(reach_[size_t(c) * stride + t_end] & goal)) {
+    const size_t below = size_t(c) * stride;
+    reach_.resize(below + 2 * size_t(stride));
+    bool grew = false;
+    for (int t = 0; t <= t_end; ++t) {
+      const Bitboard was = reach_[below + t];
+      Bitboard now = was | (Steps(was) & free_[t]);
+      if (t > 0) now |= reach_[below + stride + t - 1] & ~SquareBit(way[t - 1].to);
+      reach_[below + stride + t] = now;
+      grew |= now != was;
+    }
+    ++c;
+    if (!grew) return false;
+  }
+  // Back from the target: waits and steps, a random choice where both
+  // lead to an optimal insertion.
+  steps_.clear();
+  int t = t_end;
+  Square s = p_.target[piece];
+  while (c > 0 || t > 0) {
+    const size_t level = size_t(c) * stride;
+    if (c > 0 && Contains(reach_[level - stride + t], s)) {
+      --c;  // reached with fewer moves
+      continue;
+    }
+    const bool can_wait = t > 0 && way[t - 1].to != s && Contains(reach_[level + t - 1], s);
+    Square from = kNoSquare;
+    if (c > 0) {
+      const Bitboard before = reach_[level - stride + t];
+      int options = 0;
+      for (int d = 0; d < p_.num_step_dirs; ++d) {
+        const int y = p_.step_from[s][d];
+        if (y >= 0 && Contains(before, y) && random() % ++options == 0) from = y;
+      }
+    }
+    if (can_wait && (from == kNoSquare || random() & 1)) {
+      --t;
+      continue;
+    }
+    steps_.push_back({t, PieceMove{int8_t(piece), int8_t(from), int8_t(s), false}});
+    s = from;
+    --c;
+  }
+  // The way with the piece's steps, each before the way's move of its time.
+  merged_.clear();
+  size_t next = steps_.size();
+  for (int u = 0; u <= t_end; ++u) {
+    while (next > 0 && steps_[next - 1].first == u) merged_.push_back(steps_[--next].second);
+    if (u < t_end) merged_.push_back(way[u]);
+  }
+  way.swap(merged_);
+  return true;
+}
 
 bool CompleteWay(const Problem& p, std::vector<PieceMove>& way) {
   if (p.jumps) return false;
@@ -164,18 +271,76 @@ bool Shorten(const Problem& p, bool pairs_too, Clock::time_point deadline,
     }
     shorter |= gained;
   }
-  // A new timing can complete the goal before the end: the way ends there.
-  int off = 0;  // pieces not on their targets
-  for (int i = 0; i < p.k; ++i) off += p.start[i] != p.target[i];
-  for (size_t m = 0; m < way.size(); ++m) {
-    const PieceMove& mv = way[m];
-    off += (mv.to != p.target[mv.piece]) - (mv.from != p.target[mv.piece]);
-    if (off == 0 && m + 1 < way.size()) {
-      way.resize(m + 1);
-      return true;
+  return EndAtCompletion(p, way) || shorter;
+}
+
+bool ShortenByNeighbourhoods(const Problem& p, int lower, const NeighbourhoodOptions& options,
+                             const SearchLimits& limits, std::vector<PieceMove>& way,
+                             uint64_t& rounds) {
+  if (p.jumps || p.k < 2) return false;
+  std::mt19937_64 random(options.seed);
+  auto below = [&](uint64_t n) { return size_t(random() % n); };
+  const size_t start_size = way.size();
+  std::vector<PieceMove> best = way, trial;
+  std::vector<int> chosen, related;
+  Inserter inserter(p);
+  for (const uint64_t first = rounds; int(best.size()) > lower; ++rounds) {
+    if (limits.max_nodes > 0 && rounds - first >= limits.max_nodes) break;
+    if ((rounds & 15) == 0 && Clock::now() >= limits.deadline) break;
+    // The squares each piece stands on along the way.
+    std::array<Bitboard, kMaxPiecesInProblem> squares{};
+    std::array<int, kMaxPiecesInProblem> moves{};
+    for (int i = 0; i < p.k; ++i) squares[i] = SquareBit(p.start[i]);
+    for (const PieceMove& m : way) {
+      squares[m.piece] |= SquareBit(m.to);
+      ++moves[m.piece];
+    }
+    // The neighbourhood: a piece that detours (else any), and up to
+    // most_pieces - 1 of the pieces whose squares meet its squares or
+    // their neighbours.
+    chosen.clear();
+    for (int i = 0; i < p.k; ++i)
+      if (moves[i] > p.distance(i)) chosen.push_back(i);
+    const int anchor = chosen.empty() ? int(below(p.k)) : chosen[below(chosen.size())];
+    Bitboard near = squares[anchor];
+    for (Bitboard b = squares[anchor]; b;) {
+      const Square s = PopLowest(b);
+      for (int d = 0; d < p.num_step_dirs; ++d)
+        if (p.step_to[s][d] >= 0) near |= SquareBit(p.step_to[s][d]);
+    }
+    related.clear();
+    for (int i = 0; i < p.k; ++i)
+      if (i != anchor && (squares[i] & near)) related.push_back(i);
+    std::shuffle(related.begin(), related.end(), random);
+    const size_t others = below(std::min<size_t>(related.size(), options.most_pieces - 1) + 1);
+    chosen.assign(1, anchor);
+    chosen.insert(chosen.end(), related.begin(), related.begin() + others);
+    std::shuffle(chosen.begin(), chosen.end(), random);
+    // Their moves out, then back one piece at a time, each with the fewest
+    // moves between the moves the way has by then; the pieces still out
+    // are off the board (they fit in around those put back before them).
+    uint32_t out = 0;
+    for (int i : chosen) out |= 1u << i;
+    trial.clear();
+    for (const PieceMove& m : way)
+      if (!(out >> m.piece & 1)) trial.push_back(m);
+    bool complete = true;
+    for (int i : chosen) {
+      out &= ~(1u << i);
+      if (!(complete = inserter.Insert(i, out, trial, random))) break;
+    }
+    if (!complete) continue;
+    EndAtCompletion(p, trial);
+    // A way no longer is kept (ways of equal length lead elsewhere), and
+    // now and then one two moves longer, to leave a plateau.
+    if (trial.size() <= way.size() ||
+        (trial.size() == way.size() + 2 && below(options.worse_odds) == 0)) {
+      way.swap(trial);
+      if (way.size() < best.size()) best = way;
     }
   }
-  return shorter;
+  way.swap(best);
+  return way.size() < start_size;
 }
 
 }  // namespace salta::finish_internal
