@@ -137,8 +137,12 @@ Inserter::Inserter(const Problem& p) : p_(p) {
 }
 
 Bitboard Inserter::Steps(Bitboard b) const {
+  const Geometry& g = *p_.g;
+  if (p_.num_step_dirs == 4)  // (the standard rules: the hot case)
+    return g.shift<kUpLeft>(b) | g.shift<kUpRight>(b) | g.shift<kDownLeft>(b) |
+           g.shift<kDownRight>(b);
   Bitboard to = 0;
-  for (int d = 0; d < p_.num_step_dirs; ++d) to |= p_.g->shift(b, dirs_[d]);
+  for (int d = 0; d < p_.num_step_dirs; ++d) to |= g.shift(b, dirs_[d]);
   return to;
 }
 
@@ -150,18 +154,14 @@ bool Inserter::Insert(int piece, uint32_t absent, std::vector<PieceMove>& way,
   const int t_end = int(way.size());
   const int stride = t_end + 1;
   free_.resize(stride);
-  Squares at = p_.start;
-  auto free_now = [&] {
-    Bitboard o = 0;
-    for (int j = 0; j < p_.k; ++j)
-      if (j != piece && !(absent >> j & 1)) o |= SquareBit(at[j]);
-    return p_.g->all() & ~o;
-  };
-  free_[0] = free_now();
-  for (int t = 0; t < t_end; ++t) {
-    at[way[t].piece] = way[t].to;
-    free_[t + 1] = free_now();
-  }
+  Bitboard taken = 0;
+  for (int j = 0; j < p_.k; ++j)
+    if (j != piece && !(absent >> j & 1)) taken |= SquareBit(p_.start[j]);
+  free_[0] = p_.g->all() & ~taken;
+  // (The way is legal without the piece and the absent ones: each move
+  // leaves a taken square for a free one.)
+  for (int t = 0; t < t_end; ++t)
+    free_[t + 1] = free_[t] ^ SquareBit(way[t].from) ^ SquareBit(way[t].to);
   const Bitboard goal = SquareBit(p_.target[piece]);
   // Level 0: waiting only.
   reach_.assign(stride, 0);
@@ -332,9 +332,9 @@ bool ShortenByNeighbourhoods(const Problem& p, int lower, const NeighbourhoodOpt
     if (!complete) continue;
     EndAtCompletion(p, trial);
     // A way no longer is kept (ways of equal length lead elsewhere), and
-    // now and then one two moves longer, to leave a plateau.
+    // now and then one two moves longer than the best, to leave a plateau.
     if (trial.size() <= way.size() ||
-        (trial.size() == way.size() + 2 && below(options.worse_odds) == 0)) {
+        (trial.size() == best.size() + 2 && below(options.worse_odds) == 0)) {
       way.swap(trial);
       if (way.size() < best.size()) best = way;
     }

@@ -36,7 +36,8 @@ class Inserter {
   explicit Inserter(const Problem& p);
 
   // False where no insertion exists (the way stays as it is). The pieces
-  // of `absent` (put in later) are off the board.
+  // of `absent` (put in later) are off the board; the way must be legal
+  // without them and the piece (its moves may land on the piece's start).
   bool Insert(int piece, uint32_t absent, std::vector<PieceMove>& way, std::mt19937_64& random);
 
  private:
@@ -55,13 +56,14 @@ class Inserter {
 // pieces whose squares meet its own) and puts them back one at a time in a
 // random order, each with the fewest moves between the moves the way has
 // by then, the pieces still out off the board; the result is kept when it
-// is no longer (now and then when it is two moves longer). Until the way
+// is no longer (now and then when it is two moves longer than the best
+// found). Until the way
 // is `lower` moves long or the limits stop it (max_nodes counts rounds);
 // `way` becomes the shortest found, `rounds` counts the rounds. Returns
 // whether it got shorter. Steps only.
 struct NeighbourhoodOptions {
-  int most_pieces = 4;         // taken out in a round, at most
-  uint64_t worse_odds = 1000;  // a way two moves longer is kept once in so many
+  int most_pieces = 4;       // taken out in a round, at most
+  uint64_t worse_odds = 30;  // a way two moves longer than the best: kept once in so many
   uint64_t seed = 1;
 };
 bool ShortenByNeighbourhoods(const Problem& p, int lower, const NeighbourhoodOptions& options,
