@@ -324,7 +324,7 @@ class Count {
     // that come this far end in the first 100,000 nodes, and the tangle's
     // largest sets take as many); also where no way was found: a tangle
     // can keep the beams from the goal, and its own way is a way to finish.
-    if (width > policy_.beam_widths[0] && !p_.jumps && options_.techniques.group_bound &&
+    if (stage > 0 && !p_.jumps && options_.techniques.group_bound &&
         options_.techniques.goal_tangle && !tangle_done_) {
       tangle_done_ = true;
       GroupBound groups(p_, partitions_, policy_);
