@@ -368,6 +368,7 @@ bool* TechniqueFlag(salta::FinishTechniques& t, const std::string& name) {
                                                  {"shorten", &t.shorten},
                                                  {"goal_tangle", &t.goal_tangle},
                                                  {"longer_runs", &t.longer_runs},
+                                                 {"rank_bound", &t.rank_bound},
                                                  {"neighbourhoods", &t.neighbourhoods}};
   for (const auto& [n, flag] : flags)
     if (name == n) return flag;

@@ -325,7 +325,7 @@ uint64_t Sparser(uint64_t stride, uint64_t factor) {
 // not change. Without the quick first search every count goes through the
 // beam search, the bound of merged groups and the later stages.
 std::vector<FinishOptions> TechniqueSets() {
-  std::vector<FinishOptions> sets(14);
+  std::vector<FinishOptions> sets(15);
   // 0: as used (move pruning off).
   sets[1].techniques.quick_search = false;
   sets[2].techniques.quick_search = false;
@@ -338,7 +338,7 @@ std::vector<FinishOptions> TechniqueSets() {
   sets[5].techniques.quick_search = false;
   sets[5].techniques.group_bound = false;
   sets[6].techniques = FinishTechniques{false, false, false, false, false, false,
-                                        false, false, false, false, false};
+                                        false, false, false, false, false, false};
   sets[6].pattern_group_size = 0;
   sets[7].techniques.quick_search = false;
   sets[7].techniques.conflict_partition = false;
@@ -357,6 +357,8 @@ std::vector<FinishOptions> TechniqueSets() {
   sets[12].techniques.longer_runs = false;
   sets[13].techniques.quick_search = false;
   sets[13].techniques.neighbourhoods = false;
+  sets[14].techniques.quick_search = false;
+  sets[14].techniques.rank_bound = false;
   return sets;
 }
 

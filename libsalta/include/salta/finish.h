@@ -66,6 +66,10 @@ struct FinishTechniques {
   // With the group bound: the pieces cut by target into runs longer than
   // the databases' (five and six pieces), each run counted alone, summed.
   bool longer_runs = true;
+  // Where pieces jump and every move goes forward: a bound on the
+  // placement abstracted to the pieces' ranks (a jump needs a piece one
+  // rank ahead), for six pieces at most.
+  bool rank_bound = true;
   // The best way found is improved by a large neighbourhood search: a few
   // pieces' moves taken out and put back, one piece at a time.
   bool neighbourhoods = true;

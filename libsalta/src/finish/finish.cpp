@@ -15,6 +15,7 @@
 #include "finish/pattern_db.h"
 #include "finish/policy.h"
 #include "finish/problem.h"
+#include "finish/rank_bound.h"
 #include "finish/search.h"
 #include "finish/shorten.h"
 #include "salta/movegen.h"
@@ -172,6 +173,8 @@ class Count {
     // Each database is at least the sum of its pieces' distances, so the
     // single pieces only count when there are no databases.
     if (partitions.empty()) partitions.push_back(std::move(singles));
+    // Where pieces jump, no group alone is a relaxation: the ranks are.
+    if (options_.techniques.rank_bound) h_.SetRanks(MakeRankBound(p_));
     SetBound(std::move(partitions));
     if (h_.value() >= kInf) return Unreachable();
     lower_ = h_.value();

@@ -9,6 +9,7 @@
 
 #include "finish/pattern_db.h"
 #include "finish/problem.h"
+#include "finish/rank_bound.h"
 
 namespace salta::finish_internal {
 
@@ -38,9 +39,12 @@ class Heuristic {
     }
   }
   int num_partitions() const { return nq_; }
+  // A bound on the pieces' ranks too (rank_bound.h), or none (null).
+  void SetRanks(std::shared_ptr<const RankBound> ranks) { ranks_ = std::move(ranks); }
 
   // Evaluates every group for the placement sq.
   void Set(const Squares& sq) {
+    if (ranks_) rank_index_ = ranks_->Index(sq, k_);
     for (int q = 0; q < nq_; ++q) {
       int sum = 0;
       for (int gi = 0; gi < ng_[q]; ++gi) {
@@ -54,7 +58,7 @@ class Heuristic {
 
   // The bound of the placement last Set or updated.
   int value() const {
-    int h = 0;
+    int h = ranks_ ? RankValue(rank_index_) : 0;
     for (int q = 0; q < nq_; ++q) h = std::max(h, sums_[q]);
     return h;
   }
@@ -65,6 +69,10 @@ class Heuristic {
   // all a search needs of a child it will not visit.
   int Child(const Squares& sq, int i, Square to, int cutoff = kInf) const {
     int h = 0;
+    if (ranks_) {
+      h = RankValue(ranks_->Moved(rank_index_, i, sq[i], to));
+      if (h > cutoff) return h;
+    }
     for (int q = 0; q < nq_; ++q) {
       const int gi = group_of_[q][i];
       const int v = Lookup(groups_[q][gi], sq, i, to);
@@ -95,9 +103,12 @@ class Heuristic {
 
   struct Saved {
     std::array<int, kMaxPartitions> sums, values;
+    uint32_t rank_index;
   };
   // Piece i has moved: sq is the new placement.
   void Moved(const Squares& sq, int i, Saved& saved) {
+    saved.rank_index = rank_index_;
+    if (ranks_) rank_index_ = ranks_->Index(sq, k_);
     for (int q = 0; q < nq_; ++q) {
       const int gi = group_of_[q][i];
       saved.sums[q] = sums_[q];
@@ -110,6 +121,7 @@ class Heuristic {
     }
   }
   void Restore(int i, const Saved& saved) {
+    rank_index_ = saved.rank_index;
     for (int q = 0; q < nq_; ++q) {
       values_[q][group_of_[q][i]] = saved.values[q];
       sums_[q] = saved.sums[q];
@@ -136,6 +148,11 @@ class Heuristic {
     return v == kPdbUnreachable ? kInf : v;
   }
 
+  int RankValue(uint32_t index) const {
+    const uint8_t v = ranks_->values[index];
+    return v == RankBound::kUnreachable ? kInf : v;
+  }
+
   int Sum(int q) const {
     int sum = 0;
     for (int gi = 0; gi < ng_[q]; ++gi) sum = std::min(kInf, sum + values_[q][gi]);
@@ -143,6 +160,8 @@ class Heuristic {
   }
 
   std::vector<Partition> partitions_;  // owns the databases
+  std::shared_ptr<const RankBound> ranks_;
+  uint32_t rank_index_ = 0;
   int nq_ = 0;
   int k_ = 0;
   std::array<int, kMaxPartitions> ng_{};
