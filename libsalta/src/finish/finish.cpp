@@ -288,7 +288,10 @@ class Count {
   // when the bounds meet.
   bool UpperAndGroups(size_t stage) {
     const int width = policy_.beam_widths[stage];
-    if (options_.techniques.upper_bound_search)
+    // The wider beams only while no way is found, where the neighbourhood
+    // search improves one (docs/scoring.md: it does better, and sooner).
+    const bool improver = options_.techniques.neighbourhoods && !p_.jumps;
+    if (options_.techniques.upper_bound_search && (stage == 0 || !found_ || !improver))
       for (TieOrder order : {TieOrder::kBackFirst, TieOrder::kAny}) {
         if (TimeLeft() <= 0) break;
         std::vector<PieceMove> way;
