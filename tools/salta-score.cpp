@@ -155,8 +155,8 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
       ->check(CLI::IsMember({"white", "black", "both"}));
   app.add_option(
          "--time-limit", time_limit,
-         "Seconds allowed for each count; 0 for none (most counts take milliseconds, but one "
-         "far from home, after random play, can take hours). When reached, proven bounds "
+         "Seconds allowed for each count; 0 for none (most counts take milliseconds, but a few "
+         "far from home, after random play, take far longer). When reached, proven bounds "
          "are printed and the exit status is 3")
       ->capture_default_str()
       ->transform(salta::tools::Real(0, 1e9));

@@ -8,12 +8,13 @@
 // sequences, and infinite (unreachable) when no sequence completes the goal.
 //
 // The solver is exact (docs/scoring.md): a beam search finds a way to finish
-// (an upper bound), and IDA* with admissible lower bounds (the maximum over
-// several partitions of the pieces, grouped by where they go, of the sum of
-// each group's exact cost alone: additive pattern databases), a table of the
-// bounds failed searches prove and one order of commuting moves raises the
-// lower bound until the two meet. Without any of these it stays exact, only
-// slower.
+// (an upper bound) and a large neighbourhood search shortens it, and IDA*
+// with admissible lower bounds (the maximum over several partitions of the
+// pieces, grouped by where they go, of the sum of each group's exact cost
+// alone: additive pattern databases; where pieces jump, a bound on their
+// ranks), a table of the bounds failed searches prove and strong stubborn
+// sets raises the lower bound until the two meet. Without any of these it
+// stays exact, only slower.
 #pragma once
 
 #include <cstdint>
