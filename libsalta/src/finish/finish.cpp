@@ -205,7 +205,8 @@ class Count {
       lower_ = std::max(lower_, h_.value());
       if (UpperAndGroups(0)) return Concluded();
     }
-    // 4. IDA* and wider beams in turn, each given more.
+    // 4. IDA* and the searches for a way (wider beams while none is found,
+    //    the neighbourhood search) in turn, each given more.
     for (size_t w = 1; w < policy_.beam_widths.size(); ++w) {
       if (RunIda(policy_.ida_nodes[w - 1])) return Concluded();
       if (UpperAndGroups(w)) return Concluded();

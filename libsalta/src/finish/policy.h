@@ -37,9 +37,10 @@ struct Policy {
   // Ways found are shortened piece by piece unless this many moves longer
   // than the best one (replanning takes time in the length).
   size_t shorten_margin = 8;
-  // Rounds of the large neighbourhood search after each stage's beam
-  // searches, and in the last stage one round for this many IDA* nodes
-  // (a round, a few pieces put back in, takes the time of a few nodes).
+  // Rounds of the large neighbourhood search at each stage (after its
+  // beams and group bound), and in the last stage one round for this many
+  // IDA* nodes (a round, a few pieces put back in, takes the time of a few
+  // nodes).
   std::array<uint64_t, 4> neighbourhood_rounds = {10000, 20000, 40000, 80000};
   uint64_t nodes_per_round = 4;
   // Pieces taken out in a round at most, and the odds of keeping a way two
