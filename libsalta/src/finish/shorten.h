@@ -2,9 +2,11 @@
 // taken out and the fewest moves that bring it to its target between the
 // other pieces' moves, in their order, are put back (a search over the
 // piece's square and the number of the others' moves made); then two
-// pieces at a time the same way. Detours that a
-// beam search takes around pieces that later leave are removed; the others'
-// moves stay as they are, so the way remains legal. Steps only.
+// pieces at a time the same way. Detours that a beam search takes around
+// pieces that later leave are removed; the others' moves stay as they are,
+// so the way remains legal. And a large neighbourhood search that takes a
+// few pieces out at a time and puts them back one by one (the Inserter).
+// Steps only.
 #pragma once
 
 #include <array>
@@ -57,10 +59,9 @@ class Inserter {
 // random order, each with the fewest moves between the moves the way has
 // by then, the pieces still out off the board; the result is kept when it
 // is no longer (now and then when it is two moves longer than the best
-// found). Until the way
-// is `lower` moves long or the limits stop it (max_nodes counts rounds);
-// `way` becomes the shortest found, `rounds` counts the rounds. Returns
-// whether it got shorter. Steps only.
+// found). Until the way is `lower` moves long or the limits stop it
+// (max_nodes counts rounds); `way` becomes the shortest found, `rounds`
+// counts the rounds. Returns whether it got shorter. Steps only.
 struct NeighbourhoodOptions {
   int most_pieces = 4;       // taken out in a round, at most
   uint64_t worse_odds = 30;  // a way two moves longer than the best: kept once in so many
