@@ -327,16 +327,17 @@ class Count {
       }
     }
     if (Neighbourhoods(policy_.neighbourhood_rounds[stage])) return true;
-    // The tangle in the goal, once, after the second IDA* run (most counts
-    // that come this far end in the first 100,000 nodes, and the tangle's
-    // largest sets take as many); also where no way was found: a tangle
-    // can keep the beams from the goal, and its own way is a way to finish.
-    if (stage > 0 && !p_.jumps && options_.techniques.group_bound &&
-        options_.techniques.goal_tangle && !tangle_done_) {
-      tangle_done_ = true;
+    // The tangle in the goal, after the second IDA* run (most counts that
+    // come this far end in the first 100,000 nodes, and the tangle's largest
+    // sets take as many), and again, given more, after the third; also
+    // where no way was found: a tangle can keep the beams from the goal,
+    // and its own way is a way to finish.
+    if (policy_.grow_nodes[stage] > 0 && !p_.jumps && options_.techniques.group_bound &&
+        options_.techniques.goal_tangle) {
       GroupBound groups(p_, partitions_, policy_);
       uint64_t tangle_nodes = 0;
-      lower_ = groups.Tangle(lower_, found_ ? int(best_.size()) : kInf, Limits(0, 0), tangle_nodes);
+      lower_ = groups.Tangle(lower_, found_ ? int(best_.size()) : kInf, policy_.grow_nodes[stage],
+                             Limits(0, 0), tangle_nodes);
       nodes_ += tangle_nodes;
       if (Proven()) return true;
       // Its way, the others' moves put in around it.
@@ -409,7 +410,6 @@ class Count {
   bool found_ = false;
   bool unreachable_ = false;
   bool groups_done_ = false;
-  bool tangle_done_ = false;
   uint64_t neighbourhood_seed_ = 0;
   size_t shortened_size_ = 0;    // of the best way when two pieces were last replanned
   std::vector<PieceMove> best_;  // the shortest way found

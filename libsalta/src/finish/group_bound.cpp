@@ -290,7 +290,8 @@ int GroupBound::RestBound(uint32_t rest, const SearchLimits& limits, uint64_t& n
   return best;
 }
 
-int GroupBound::Tangle(int lower, int target, const SearchLimits& limits, uint64_t& nodes) {
+int GroupBound::Tangle(int lower, int target, uint64_t set_nodes, const SearchLimits& limits,
+                       uint64_t& nodes) {
   const uint32_t all = (uint32_t(1) << p_.k) - 1;
   Bitboard targets = 0;
   for (int i = 0; i < p_.k; ++i) targets |= SquareBit(p_.target[i]);
@@ -300,7 +301,7 @@ int GroupBound::Tangle(int lower, int target, const SearchLimits& limits, uint64
   if (std::popcount(set) < 2) return lower;
   int count = 0;
   while (set != all && lower < target && !OutOfBudget(limits, nodes)) {
-    const Count c = GroupCount(set, policy_.grow_nodes, limits, nodes);
+    const Count c = GroupCount(set, set_nodes, limits, nodes);
     if (c.lower >= kInf) return kInf;
     count = c.lower;
     const int bound = std::min(kInf, count + RestBound(all & ~set, limits, nodes));

@@ -63,8 +63,9 @@ class GroupBound {
 
   // The bound of the tangle in the goal (see above), grown piece by piece:
   // at least `lower`; stops once it reaches `target`. Each set's search
-  // takes at most the policy's grow_nodes.
-  int Tangle(int lower, int target, const SearchLimits& limits, uint64_t& nodes);
+  // takes at most `set_nodes`.
+  int Tangle(int lower, int target, uint64_t set_nodes, const SearchLimits& limits,
+             uint64_t& nodes);
   // The moves of the pieces of the tangle that meet the bound Tangle
   // returned, the others standing still: what a way to finish may start
   // from (CompleteWay). Empty where none.
