@@ -10,6 +10,7 @@
 
 #include "salta/finish.h"
 #include "salta/game.h"
+#include "salta/index.h"
 #include "salta/notation.h"
 
 namespace salta::finish_internal {
@@ -35,21 +36,13 @@ TEST(RankBound, NeverExceedsTheCountOnEveryPlacement) {
     FinishOptions without;
     without.techniques.rank_bound = false;
     int checked = 0, tight = 0;
-    std::vector<int> at(k);
-    for (uint64_t code = 0;; ++code) {
-      uint64_t rest = code;
-      for (int i = 0; i < k; ++i) {
-        at[i] = int(rest % n);
-        rest /= n;
-      }
-      if (rest > 0) break;
+    absl::StatusOr<PlacementIndex> index = PlacementIndex::Make(n, k);
+    ASSERT_TRUE(index.ok()) << index.status();
+    int8_t at[kMaxPiecesInProblem];
+    for (uint64_t code = 0; code < index->size(); ++code) {
+      index->Unrank(code, at);
       std::vector<std::pair<PieceId, Square>> pieces;
-      bool distinct = true;
-      for (int i = 0; i < k; ++i) {
-        for (int j = 0; j < i; ++j) distinct &= at[i] != at[j];
-        pieces.push_back({PieceId(i), at[i]});
-      }
-      if (!distinct) continue;
+      for (int i = 0; i < k; ++i) pieces.push_back({PieceId(i), at[i]});
       absl::StatusOr<Position> pos = Position::Make(**v, pieces, Side::kWhite, 0);
       ASSERT_TRUE(pos.ok()) << pos.status();
       const Problem p = MakeProblem(*pos, Side::kWhite);

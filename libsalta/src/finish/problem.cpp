@@ -21,6 +21,7 @@ Problem MakeProblem(const Position& pos, Side side) {
   const Rules& r = p.variant->rules();
   p.num_step_dirs = p.variant->num_step_dirs();
   const std::array<Direction, 4>& dirs = p.variant->step_dirs(Side::kWhite);
+  p.step_dirs = dirs;
   for (Square s = 0; s < p.n; ++s)
     for (int d = 0; d < 4; ++d)
       p.step_to[s][d] = d < p.num_step_dirs ? int8_t(p.g->neighbor(s, dirs[d])) : int8_t(-1);

@@ -44,6 +44,7 @@ struct Problem {
   Squares start{};
   Squares target{};
   int num_step_dirs = 0;
+  std::array<Direction, 4> step_dirs{};  // the first num_step_dirs, as White's
   // step_to[s][i]: the square a step from s in the i-th allowed direction
   // reaches, or -1 past the edge.
   std::array<std::array<int8_t, 4>, kMaxSquares> step_to{};
@@ -65,6 +66,15 @@ struct Problem {
   // The moves piece i needs alone from its start to its target (kNoWay: none).
   int distance(int i) const { return dist[start[i]][target[i]]; }
   Square Normal(Square s) const { return side == Side::kWhite ? s : g->rotate(s); }
+  // The squares one step from those of b (free or not).
+  Bitboard StepsFrom(Bitboard b) const {
+    if (num_step_dirs == 4)  // (steps every way: the hot case)
+      return g->shift<kUpLeft>(b) | g->shift<kUpRight>(b) | g->shift<kDownLeft>(b) |
+             g->shift<kDownRight>(b);
+    Bitboard to = 0;
+    for (int d = 0; d < num_step_dirs; ++d) to |= g->shift(b, step_dirs[d]);
+    return to;
+  }
   // The squares a piece on s can jump to, `others` being the other pieces.
   Bitboard JumpsFrom(Square s, Bitboard others) const {
     return JumpTargets(*variant, Side::kWhite, s, others, others);

@@ -26,20 +26,19 @@ std::shared_ptr<const RankBound> MakeRankBound(const Problem& p) {
   values.assign(vectors, RankBound::kUnreachable);
   // Every move raises a rank: the vectors in falling order of their sums
   // come after all their successors. (A vector's sum is at most k * ranks.)
-  std::vector<std::vector<uint32_t>> by_sum(size_t(p.k) * ranks);
   std::array<int, kMaxPiecesInProblem> r{};
-  for (uint32_t index = 0; index < vectors; ++index) {
+  auto decode = [&](uint32_t index) {  // into r; returns the sum
     int sum = 0;
-    for (int i = 0; i < p.k; ++i) sum += int(index / bound->weight[i] % uint32_t(ranks));
-    by_sum[sum].push_back(index);
-  }
+    for (int i = 0; i < p.k; ++i) sum += r[i] = int(index / bound->weight[i] % uint32_t(ranks));
+    return sum;
+  };
+  std::vector<std::vector<uint32_t>> by_sum(size_t(p.k) * ranks);
+  for (uint32_t index = 0; index < vectors; ++index) by_sum[decode(index)].push_back(index);
   for (int sum = int(by_sum.size()) - 1; sum >= 0; --sum)
     for (uint32_t index : by_sum[sum]) {
+      decode(index);
       bool at_goal = true;
-      for (int i = 0; i < p.k; ++i) {
-        r[i] = int(index / bound->weight[i] % uint32_t(ranks));
-        at_goal &= r[i] == goal[i];
-      }
+      for (int i = 0; i < p.k; ++i) at_goal &= r[i] == goal[i];
       if (at_goal) {
         values[index] = 0;
         continue;

@@ -1,6 +1,8 @@
 #include "finish/shorten.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <deque>
 #include <random>
 
@@ -105,12 +107,13 @@ bool Replan(const Problem& p, int a, int b, std::vector<PieceMove>& way) {
   return true;
 }
 
-// The pieces whose moves in `way` exceed their distance alone.
-std::vector<int> Detoured(const Problem& p, const std::vector<PieceMove>& way) {
-  std::vector<int> moves(p.k, 0), detoured;
+// The pieces whose moves in `way` exceed their distance alone, a bit each.
+uint32_t Detoured(const Problem& p, const std::vector<PieceMove>& way) {
+  std::array<int, kMaxPiecesInProblem> moves{};
   for (const PieceMove& m : way) ++moves[m.piece];
+  uint32_t detoured = 0;
   for (int i = 0; i < p.k; ++i)
-    if (moves[i] > p.distance(i)) detoured.push_back(i);
+    if (moves[i] > p.distance(i)) detoured |= 1u << i;
   return detoured;
 }
 
@@ -131,20 +134,6 @@ bool EndAtCompletion(const Problem& p, std::vector<PieceMove>& way) {
 }
 
 }  // namespace
-
-Inserter::Inserter(const Problem& p) : p_(p) {
-  for (int d = 0; d < p.num_step_dirs; ++d) dirs_[d] = p.variant->step_dirs(Side::kWhite)[d];
-}
-
-Bitboard Inserter::Steps(Bitboard b) const {
-  const Geometry& g = *p_.g;
-  if (p_.num_step_dirs == 4)  // (the standard rules: the hot case)
-    return g.shift<kUpLeft>(b) | g.shift<kUpRight>(b) | g.shift<kDownLeft>(b) |
-           g.shift<kDownRight>(b);
-  Bitboard to = 0;
-  for (int d = 0; d < p_.num_step_dirs; ++d) to |= g.shift(b, dirs_[d]);
-  return to;
-}
 
 // Level c holds, after each number t of the way's moves, the squares the
 // piece can stand on having made at most c moves; the way back from the
@@ -174,7 +163,7 @@ bool Inserter::Insert(int piece, uint32_t absent, std::vector<PieceMove>& way,
     bool grew = false;
     for (int t = 0; t <= t_end; ++t) {
       const Bitboard was = reach_[below + t];
-      Bitboard now = was | (Steps(was) & free_[t]);
+      Bitboard now = was | (p_.StepsFrom(was) & free_[t]);
       if (t > 0) now |= reach_[below + stride + t - 1] & ~SquareBit(way[t - 1].to);
       reach_[below + stride + t] = now;
       grew |= now != was;
@@ -262,10 +251,10 @@ bool Shorten(const Problem& p, bool pairs_too, Clock::time_point deadline,
     for (int i = 0; i < p.k; ++i) gained |= Replan(p, i, i, way);
     for (bool pairs = pairs_too; pairs && !gained;) {
       pairs = false;
-      for (int i : Detoured(p, way)) {
+      for (uint32_t d = Detoured(p, way); d && !pairs; d &= d - 1) {
+        const int i = std::countr_zero(d);
         for (int j = 0; j < p.k && !pairs && Clock::now() < deadline; ++j)
           if (j != i) pairs = Replan(p, std::min(i, j), std::max(i, j), way);
-        if (pairs) break;
       }
       gained |= pairs;
     }
@@ -289,25 +278,18 @@ bool ShortenByNeighbourhoods(const Problem& p, int lower, const NeighbourhoodOpt
     if ((rounds & 15) == 0 && Clock::now() >= limits.deadline) break;
     // The squares each piece stands on along the way.
     std::array<Bitboard, kMaxPiecesInProblem> squares{};
-    std::array<int, kMaxPiecesInProblem> moves{};
     for (int i = 0; i < p.k; ++i) squares[i] = SquareBit(p.start[i]);
-    for (const PieceMove& m : way) {
-      squares[m.piece] |= SquareBit(m.to);
-      ++moves[m.piece];
-    }
+    for (const PieceMove& m : way) squares[m.piece] |= SquareBit(m.to);
     // The neighbourhood: a piece that detours (else any), and up to
     // most_pieces - 1 of the pieces whose squares meet its squares or
     // their neighbours.
-    chosen.clear();
-    for (int i = 0; i < p.k; ++i)
-      if (moves[i] > p.distance(i)) chosen.push_back(i);
-    const int anchor = chosen.empty() ? int(below(p.k)) : chosen[below(chosen.size())];
-    Bitboard near = squares[anchor];
-    for (Bitboard b = squares[anchor]; b;) {
-      const Square s = PopLowest(b);
-      for (int d = 0; d < p.num_step_dirs; ++d)
-        if (p.step_to[s][d] >= 0) near |= SquareBit(p.step_to[s][d]);
+    uint32_t detoured = Detoured(p, way);
+    int anchor = int(below(detoured ? std::popcount(detoured) : p.k));
+    if (detoured) {
+      for (; anchor > 0; --anchor) detoured &= detoured - 1;
+      anchor = std::countr_zero(detoured);
     }
+    const Bitboard near = squares[anchor] | p.StepsFrom(squares[anchor]);
     related.clear();
     for (int i = 0; i < p.k; ++i)
       if (i != anchor && (squares[i] & near)) related.push_back(i);

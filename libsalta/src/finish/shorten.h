@@ -9,7 +9,6 @@
 // Steps only.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -35,7 +34,7 @@ bool Shorten(const Problem& p, bool pairs_too, Clock::time_point deadline,
 // of equal length. Buffers are kept from call to call.
 class Inserter {
  public:
-  explicit Inserter(const Problem& p);
+  explicit Inserter(const Problem& p) : p_(p) {}
 
   // False where no insertion exists (the way stays as it is). The pieces
   // of `absent` (put in later) are off the board; the way must be legal
@@ -43,11 +42,7 @@ class Inserter {
   bool Insert(int piece, uint32_t absent, std::vector<PieceMove>& way, std::mt19937_64& random);
 
  private:
-  // The squares one step from those of b.
-  Bitboard Steps(Bitboard b) const;
-
   const Problem& p_;
-  std::array<Direction, 4> dirs_{};
   std::vector<Bitboard> free_, reach_;
   std::vector<std::pair<int, PieceMove>> steps_;
   std::vector<PieceMove> merged_;
