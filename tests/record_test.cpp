@@ -158,6 +158,24 @@ TEST(RecordTest, CrlfAndByteOrderMarkReadLikeLf) {
     EXPECT_EQ(a[0].record.moves[k].at, b[0].record.moves[k].at);
 }
 
+// A CR alone in a comment (here also before a CRLF, as a fuzzer found) is a
+// space: kept as a CR, the writer's LF after it read back as a CRLF, that is,
+// as LF, and the comment came back one character shorter.
+TEST(RecordTest, LoneCarriageReturnInACommentReadsBackTheSame) {
+  for (const std::string text :
+       {"1. c3-d4 {a\r\r\nb} h8-g7 *", "1. c3-d4 {a\rb} *", "1. c3-d4 ;a\r} b\r\n*"}) {
+    std::vector<ParsedGame> games = Parse(text);
+    ASSERT_EQ(games.size(), 1u);
+    ASSERT_FALSE(games[0].error) << games[0].error->message;
+    const std::string comment = games[0].record.moves[0].comments.at(0);
+    EXPECT_EQ(comment.find('\r'), std::string::npos) << text;
+    std::vector<ParsedGame> back = Parse(WriteRecord(games[0].record));
+    ASSERT_EQ(back.size(), 1u);
+    EXPECT_EQ(back[0].record, games[0].record) << text;
+  }
+  EXPECT_EQ(Parse("1. c3-d4 {a\r\r\nb} *")[0].record.moves[0].comments[0], "a \nb");
+}
+
 TEST(RecordTest, Utf8InTagsAndCommentsColumnsCountCharacters) {
   const std::string text = "[White \"Jürgen Müller\"]\n1. c3-d4 {é è} h8-g7 \xC3\xA9 *\n";
   std::vector<ParsedGame> games = Parse(text);

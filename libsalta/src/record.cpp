@@ -273,7 +273,12 @@ class Parser {
       } else {
         if (c < ' ' && c != '\t' && c != '\n' && c != '\r')
           return Fail(Here(), absl::StrCat("unexpected ", Describe(c), " in a comment"));
-        if (c != '\r' || i_ + 1 >= s_.size() || s_[i_ + 1] != '\n') out.push_back(char(c));
+        // CRLF is read as LF, and a CR alone as a space: the writer's line
+        // ends are LF, so the text reads back the same.
+        if (c != '\r')
+          out.push_back(char(c));
+        else if (i_ + 1 >= s_.size() || s_[i_ + 1] != '\n')
+          out.push_back(' ');
         Advance();
       }
       if (i_ - start > limits_.max_comment_bytes)
