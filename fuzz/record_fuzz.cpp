@@ -5,7 +5,12 @@
 //   cmake -S . -B build-fuzz -G Ninja -DSALTA_FUZZ=ON \
 //         -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
 //   ninja -C build-fuzz salta_record_fuzz
-//   build-fuzz/fuzz/salta_record_fuzz -max_total_time=60 CORPUS data/games/valid data/games/invalid
+//   build-fuzz/fuzz/salta_record_fuzz -max_total_time=60 -dict=fuzz/record.dict CORPUS \
+//       data/games/valid data/games/invalid
+//
+// (CI's run, fuzz/CMakeLists.txt, is a fixed one that repeats exactly; a
+// longer run with another -seed, the comparison tracing left on, is where
+// new failures are found.)
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
