@@ -249,7 +249,9 @@ class Parser {
     while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t')) Advance();
   }
 
-  // A {brace} or ;line comment; its text trimmed, CRLF turned into LF.
+  // A {brace} or ;line comment; its text trimmed, CRLF turned into LF and a
+  // CR alone into a space (the writer's line ends are LF: the text reads
+  // back the same).
   bool Comment(std::string& out) {
     const SourcePos at = Here();
     const bool brace = s_[i_] == '{';
@@ -273,8 +275,6 @@ class Parser {
       } else {
         if (c < ' ' && c != '\t' && c != '\n' && c != '\r')
           return Fail(Here(), absl::StrCat("unexpected ", Describe(c), " in a comment"));
-        // CRLF is read as LF, and a CR alone as a space: the writer's line
-        // ends are LF, so the text reads back the same.
         if (c != '\r')
           out.push_back(char(c));
         else if (i_ + 1 >= s_.size() || s_[i_ + 1] != '\n')
