@@ -1,5 +1,6 @@
 // The solver's bounds from groups counted alone (libsalta/src/finish/
-// group_bound.h): the partitions into longer runs by target.
+// group_bound.h): the partitions into longer runs by target, the tangle in
+// the goal.
 #include "finish/group_bound.h"
 
 #include <gtest/gtest.h>
@@ -53,6 +54,37 @@ TEST(GroupBound, LongerRunsBoundTheCountWhereTheDatabasesDoNot) {
   GroupBound again(p, *partitions, policy);
   EXPECT_GE(again.LongerRuns(h.value(), h.value(), SearchLimits{}, few), h.value());
   EXPECT_EQ(few, 0u);
+}
+
+// Far position 41 (Black, 52 moves): eleven pieces on targets need four moves
+// beyond their distances, which the tangle in the goal proves where its
+// first set's count is found. A count cut short goes on, at the next call,
+// where it stopped: calls of 2,000 nodes each get there, in the nodes of
+// one call given 10,000; were each to start over, none would.
+TEST(GroupBound, ACountCutShortGoesOnWhereItStopped) {
+  absl::StatusOr<const Variant*> v = MakeVariant("standard", {"move-limit=120"}, 10, 3);
+  ASSERT_TRUE(v.ok()) << v.status();
+  absl::StatusOr<Position> pos = ParsePosition(
+      **v,
+      "w S1h6,S2g7,S3a7,S4c9,S5f8,M1b4,M2d6,M3b10,M4i7,M5h10,U1f6,U2d10,U3f10,U4e7,U5e9,s1j6,"
+      "s2a5,s3c1,s4h4,s5e5,m1d4,m2g3,m3c3,m4a1,m5e1,u1i3,u2g1,u3f2,u4a3,u5h2 240 #");
+  ASSERT_TRUE(pos.ok()) << pos.status();
+  const Problem p = MakeProblem(*pos, Side::kBlack);
+  absl::StatusOr<std::vector<Partition>> partitions =
+      ResolvePartitions(p, PartitionsByTarget(p, 3, {0, 1, 2}), PatternSource{}, Find::kBuild);
+  ASSERT_TRUE(partitions.ok()) << partitions.status();
+  const Policy policy;
+  GroupBound once(p, *partitions, policy);
+  uint64_t once_nodes = 0;
+  ASSERT_EQ(once.Tangle(0, kInf, 10000, SearchLimits{}, once_nodes), 52);
+  GroupBound in_steps(p, *partitions, policy);
+  uint64_t step_nodes = 0;
+  int bound = in_steps.Tangle(0, kInf, 2000, SearchLimits{}, step_nodes);
+  EXPECT_LT(bound, 52);  // cut short
+  for (int call = 0; call < 10 && bound < 52; ++call)
+    bound = in_steps.Tangle(0, kInf, 2000, SearchLimits{}, step_nodes);
+  EXPECT_EQ(bound, 52);
+  EXPECT_LE(step_nodes, once_nodes + once_nodes / 10);
 }
 
 }  // namespace

@@ -308,7 +308,7 @@ class Count {
     // Once for each set of databases: its groups' counts do not change.
     if (found_ && !p_.jumps && options_.techniques.group_bound && !groups_done_) {
       groups_done_ = true;
-      GroupBound groups(p_, partitions_, policy_);
+      GroupBound& groups = Groups();
       uint64_t group_nodes = 0;
       lower_ = groups.Improve(lower_, int(best_.size()), Limits(0, 0), group_nodes);
       if (options_.techniques.longer_runs)
@@ -334,16 +334,20 @@ class Count {
     // and its own way is a way to finish.
     if (policy_.grow_nodes[stage] > 0 && !p_.jumps && options_.techniques.group_bound &&
         options_.techniques.goal_tangle) {
-      GroupBound groups(p_, partitions_, policy_);
+      GroupBound& groups = Groups();
       uint64_t tangle_nodes = 0;
       lower_ = groups.Tangle(lower_, found_ ? int(best_.size()) : kInf, policy_.grow_nodes[stage],
                              Limits(0, 0), tangle_nodes);
       nodes_ += tangle_nodes;
       if (Proven()) return true;
-      // Its way, the others' moves put in around it.
-      if (std::vector<PieceMove> way = groups.tangle_way(); !way.empty() && CompleteWay(p_, way)) {
-        Offer(std::move(way));
-        if (Proven()) return true;
+      // Its way, the others' moves put in around it (once for each way).
+      if (std::vector<PieceMove> way = groups.tangle_way();
+          !way.empty() && way != completed_tangle_way_) {
+        completed_tangle_way_ = way;
+        if (CompleteWay(p_, way)) {
+          Offer(std::move(way));
+          if (Proven()) return true;
+        }
       }
     }
     // Two pieces replanned at a time, once for each new best way (slower
@@ -354,6 +358,14 @@ class Count {
       if (Proven()) return true;
     }
     return false;
+  }
+
+  // One for the whole count: the counts of sets of pieces alone that one
+  // stage finds (or the bounds it proves, where cut short) serve the next,
+  // whatever databases bound their searches.
+  GroupBound& Groups() {
+    if (!groups_) groups_.emplace(p_, partitions_, policy_);
+    return *groups_;
   }
 
   void Offer(std::vector<PieceMove> way) {
@@ -404,6 +416,8 @@ class Count {
   std::vector<Partition> partitions_;
   Heuristic h_;
   std::optional<Ida> ida_;
+  std::optional<GroupBound> groups_;  // refers to partitions_
+  std::vector<PieceMove> completed_tangle_way_;
   TieOrder ida_order_ = TieOrder::kBackFirst;
   uint64_t nodes_ = 0;  // beam and group searches
   int lower_ = 0;

@@ -12,6 +12,13 @@ std::vector<int> Members(uint32_t set) {
   return members;
 }
 
+std::vector<const PatternDb*> DatabasesOf(const std::vector<Partition>& partitions) {
+  std::vector<const PatternDb*> dbs;
+  for (const Partition& partition : partitions)
+    for (const Group& group : partition) dbs.push_back(group.pdb.get());
+  return dbs;
+}
+
 }  // namespace
 
 Problem SubProblem(const Problem& p, const std::vector<int>& pieces) {
@@ -83,6 +90,10 @@ GroupBound::Count GroupBound::GroupCount(uint32_t pieces, uint64_t group_nodes,
     }
     parts.push_back(std::move(part));
   }
+  // Where this set's count was the last one cut short, and by the same
+  // databases, its search goes on where it stopped.
+  if (cut_short_ && cut_short_->pieces == pieces && cut_short_->dbs == DatabasesOf(parts))
+    return Run(std::move(cut_short_), group_nodes, limits, nodes);
   IdaOptions options;
   // A state an entry, for as many nodes as the search may take.
   options.bound_table_entries =
@@ -94,19 +105,31 @@ GroupBound::Count GroupBound::Search(uint32_t pieces, const Problem& sub,
                                      std::vector<Partition> parts, const IdaOptions& options,
                                      uint64_t group_nodes, const SearchLimits& limits,
                                      uint64_t& nodes) {
-  Heuristic h;
-  h.SetPartitions(std::move(parts), sub.k);
-  Ida ida(sub, h, options);
-  SearchLimits sub_limits = limits;
-  sub_limits.max_nodes = group_nodes;
+  auto search = std::make_unique<SetSearch>();
+  search->pieces = pieces;
+  search->dbs = DatabasesOf(parts);
+  search->sub = sub;
+  search->h.SetPartitions(std::move(parts), sub.k);
+  search->ida = std::make_unique<Ida>(search->sub, search->h, options);
+  return Run(std::move(search), group_nodes, limits, nodes);
+}
+
+GroupBound::Count GroupBound::Run(std::unique_ptr<SetSearch> search, uint64_t group_nodes,
+                                  const SearchLimits& limits, uint64_t& nodes) {
+  Ida& ida = *search->ida;
+  const uint64_t before = ida.nodes();
+  uint64_t allowed = group_nodes;
   if (limits.max_nodes > 0)
-    sub_limits.max_nodes = std::max<uint64_t>(
+    allowed = std::max<uint64_t>(
         1, std::min(group_nodes, limits.max_nodes > nodes ? limits.max_nodes - nodes : 0));
+  SearchLimits sub_limits = limits;
+  sub_limits.max_nodes = before + allowed;  // the search's own count
+  const uint32_t pieces = search->pieces;
   Count count;
   if (auto it = counts_.find(pieces); it != counts_.end()) count.lower = it->second.lower;
   std::vector<PieceMove> path;
   const Ida::Outcome outcome = ida.Run(count.lower, 0, sub_limits, TieOrder::kAny, path);
-  nodes += ida.nodes();
+  nodes += ida.nodes() - before;
   if (outcome == Ida::Outcome::kUnreachable) count.lower = kInf;
   count.exact = outcome != Ida::Outcome::kStopped;
   if (outcome == Ida::Outcome::kSolved) {
@@ -116,6 +139,8 @@ GroupBound::Count GroupBound::Search(uint32_t pieces, const Problem& sub,
     count.way = std::move(path);
   }
   counts_[pieces] = count;
+  // (Searches without a table would only start over.)
+  if (!count.exact && search->ida->has_bound_table()) cut_short_ = std::move(search);
   return count;
 }
 
@@ -292,6 +317,7 @@ int GroupBound::RestBound(uint32_t rest, const SearchLimits& limits, uint64_t& n
 
 int GroupBound::Tangle(int lower, int target, uint64_t set_nodes, const SearchLimits& limits,
                        uint64_t& nodes) {
+  tangle_way_.clear();
   const uint32_t all = (uint32_t(1) << p_.k) - 1;
   Bitboard targets = 0;
   for (int i = 0; i < p_.k; ++i) targets |= SquareBit(p_.target[i]);

@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include "finish/heuristic.h"
@@ -89,10 +90,22 @@ class GroupBound {
   // The bound of the pieces of `rest` alone by the databases' partitions
   // cut down to them.
   int RestBound(uint32_t rest, const SearchLimits& limits, uint64_t& nodes);
+  // A search of a set of pieces alone, with what it searches over.
+  struct SetSearch {
+    uint32_t pieces = 0;
+    std::vector<const PatternDb*> dbs;  // its partitions' databases, in order
+    Problem sub;
+    Heuristic h;
+    std::unique_ptr<Ida> ida;  // over sub and h
+  };
   // IDA* on the pieces alone (sub), within group_nodes: their count, kept.
   Count Search(uint32_t pieces, const Problem& sub, std::vector<Partition> parts,
                const IdaOptions& options, uint64_t group_nodes, const SearchLimits& limits,
                uint64_t& nodes);
+  // The search run on for at most group_nodes more nodes: the count, kept;
+  // the search too where it is cut short.
+  Count Run(std::unique_ptr<SetSearch> search, uint64_t group_nodes, const SearchLimits& limits,
+            uint64_t& nodes);
   // The count of two or three pieces alone, by IDA* over the pairs' databases.
   Count SmallGroupCount(uint32_t pieces, const SearchLimits& limits, uint64_t& nodes);
   bool Touch(uint32_t a, uint32_t b) const;
@@ -107,6 +120,10 @@ class GroupBound {
   std::map<uint32_t, Count> counts_;
   std::vector<std::vector<int>> conflicts_;
   std::vector<PieceMove> tangle_way_;
+  // The last search cut short, kept so that a later count of its set with
+  // more nodes goes on where it stopped (its bound table holds what it
+  // proved) instead of starting over.
+  std::unique_ptr<SetSearch> cut_short_;
   // touches_[i]: the pieces whose start or target lies on a shortest way
   // of piece i, or on whose shortest ways i's start or target lies.
   std::vector<uint32_t> touches_;

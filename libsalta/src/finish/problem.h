@@ -30,6 +30,7 @@ inline constexpr int kMaxPiecesInProblem = kPiecesPerSide;
 struct PieceMove {
   int8_t piece = -1, from = -1, to = -1;
   bool jump = false;
+  bool operator==(const PieceMove&) const = default;
 };
 
 using Squares = std::array<int8_t, kMaxPiecesInProblem>;

@@ -77,6 +77,7 @@ class Ida {
               std::vector<PieceMove>& path);
 
   uint64_t nodes() const { return nodes_; }
+  bool has_bound_table() const { return options_.bound_table; }
 
  private:
   struct Child {
