@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -56,28 +57,40 @@ TEST(GroupBound, LongerRunsBoundTheCountWhereTheDatabasesDoNot) {
   EXPECT_EQ(few, 0u);
 }
 
-// Far position 41 (Black, 52 moves): eleven pieces on targets need four moves
-// beyond their distances, which the tangle in the goal proves where its
-// first set's count is found. A count cut short goes on, at the next call,
-// where it stopped: calls of 2,000 nodes each get there, in the nodes of
-// one call given 10,000; were each to start over, none would.
-TEST(GroupBound, ACountCutShortGoesOnWhereItStopped) {
-  absl::StatusOr<const Variant*> v = MakeVariant("standard", {"move-limit=120"}, 10, 3);
-  ASSERT_TRUE(v.ok()) << v.status();
-  absl::StatusOr<Position> pos = ParsePosition(
-      **v,
-      "w S1h6,S2g7,S3a7,S4c9,S5f8,M1b4,M2d6,M3b10,M4i7,M5h10,U1f6,U2d10,U3f10,U4e7,U5e9,s1j6,"
-      "s2a5,s3c1,s4h4,s5e5,m1d4,m2g3,m3c3,m4a1,m5e1,u1i3,u2g1,u3f2,u4a3,u5h2 240 #");
-  ASSERT_TRUE(pos.ok()) << pos.status();
-  const Problem p = MakeProblem(*pos, Side::kBlack);
-  absl::StatusOr<std::vector<Partition>> partitions =
-      ResolvePartitions(p, PartitionsByTarget(p, 3, {0, 1, 2}), PatternSource{}, Find::kBuild);
-  ASSERT_TRUE(partitions.ok()) << partitions.status();
+// Far position 41 (Black, 52 moves): eleven pieces on targets need four
+// moves beyond their distances, which the tangle in the goal proves where
+// its first set's count is found. With the three-piece databases.
+struct Far41 {
+  Far41() {
+    absl::StatusOr<const Variant*> v = MakeVariant("standard", {"move-limit=120"}, 10, 3);
+    EXPECT_TRUE(v.ok()) << v.status();
+    absl::StatusOr<Position> parsed = ParsePosition(
+        **v,
+        "w S1h6,S2g7,S3a7,S4c9,S5f8,M1b4,M2d6,M3b10,M4i7,M5h10,U1f6,U2d10,U3f10,U4e7,U5e9,s1j6,"
+        "s2a5,s3c1,s4h4,s5e5,m1d4,m2g3,m3c3,m4a1,m5e1,u1i3,u2g1,u3f2,u4a3,u5h2 240 #");
+    EXPECT_TRUE(parsed.ok()) << parsed.status();
+    pos = *parsed;
+    p = MakeProblem(pos, Side::kBlack);
+    absl::StatusOr<std::vector<Partition>> made =
+        ResolvePartitions(p, PartitionsByTarget(p, 3, {0, 1, 2}), PatternSource{}, Find::kBuild);
+    EXPECT_TRUE(made.ok()) << made.status();
+    if (made.ok()) partitions = *made;
+  }
+  Position pos = Position::Start(Variant::Default());
+  Problem p;
+  std::vector<Partition> partitions;
   const Policy policy;
-  GroupBound once(p, *partitions, policy);
+};
+
+// A count cut short goes on, at the next call, where it stopped: calls of
+// 2,000 nodes each get there, in the nodes of one call given 10,000; were
+// each to start over, none would.
+TEST(GroupBound, ACountCutShortGoesOnWhereItStopped) {
+  const Far41 far;
+  GroupBound once(far.p, far.partitions, far.policy);
   uint64_t once_nodes = 0;
   ASSERT_EQ(once.Tangle(0, kInf, 10000, SearchLimits{}, once_nodes), 52);
-  GroupBound in_steps(p, *partitions, policy);
+  GroupBound in_steps(far.p, far.partitions, far.policy);
   uint64_t step_nodes = 0;
   int bound = in_steps.Tangle(0, kInf, 2000, SearchLimits{}, step_nodes);
   EXPECT_LT(bound, 52);  // cut short
@@ -85,6 +98,54 @@ TEST(GroupBound, ACountCutShortGoesOnWhereItStopped) {
     bound = in_steps.Tangle(0, kInf, 2000, SearchLimits{}, step_nodes);
   EXPECT_EQ(bound, 52);
   EXPECT_LE(step_nodes, once_nodes + once_nodes / 10);
+}
+
+// With a way for all the pieces known (SetWay), a set's search ends where
+// its bound meets that way's moves of the set, and with a target, where
+// the set's count and the rest's bound meet it: the same bound, sooner.
+TEST(GroupBound, AWayKnownOrATargetEndsTheSearchesSooner) {
+  const Far41 far;
+  FinishOptions options;
+  options.pattern_group_size = 3;
+  options.want_solution = true;
+  absl::StatusOr<FinishResult> count = MinMovesToFinish(far.pos, Side::kBlack, options);
+  ASSERT_TRUE(count.ok()) << count.status();
+  ASSERT_TRUE(count->exact);
+  ASSERT_EQ(count->moves(), 52);
+  // The solution in the problem's terms: its pieces by where they stand.
+  std::vector<PieceMove> way;
+  Squares at = far.p.start;
+  for (const Move& m : count->solution) {
+    const Square from = far.p.Normal(m.from), to = far.p.Normal(m.to);  // (a half turn, undone)
+    const int piece = int(std::find(at.begin(), at.begin() + far.p.k, from) - at.begin());
+    ASSERT_LT(piece, far.p.k);
+    way.push_back(PieceMove{int8_t(piece), int8_t(from), int8_t(to), m.jump});
+    at[piece] = int8_t(to);
+  }
+  GroupBound plain(far.p, far.partitions, far.policy);
+  uint64_t plain_nodes = 0;
+  ASSERT_EQ(plain.Tangle(0, kInf, 100000, SearchLimits{}, plain_nodes), 52);
+  GroupBound known(far.p, far.partitions, far.policy);
+  known.SetWay(way);
+  uint64_t known_nodes = 0;
+  EXPECT_EQ(known.Tangle(0, kInf, 100000, SearchLimits{}, known_nodes), 52);
+  EXPECT_LT(known_nodes, plain_nodes);
+  // The tangle's way is then the solution's moves of its pieces.
+  const std::vector<PieceMove>& tangle_way = known.tangle_way();
+  ASSERT_FALSE(tangle_way.empty());
+  uint32_t set = 0;
+  for (const PieceMove& m : tangle_way) set |= 1u << m.piece;
+  std::vector<PieceMove> of_set;
+  for (const PieceMove& m : way)
+    if (set >> m.piece & 1) of_set.push_back(m);
+  EXPECT_EQ(tangle_way, of_set);
+  GroupBound targeted(far.p, far.partitions, far.policy);
+  uint64_t targeted_nodes = 0;
+  EXPECT_EQ(targeted.Tangle(0, 52, 100000, SearchLimits{}, targeted_nodes), 52);
+  EXPECT_LT(targeted_nodes, plain_nodes);
+  // (It stopped where the bound was enough, short of the set's count: so
+  // with no way of the set.)
+  EXPECT_TRUE(targeted.tangle_way().empty());
 }
 
 }  // namespace

@@ -309,6 +309,7 @@ class Count {
     if (found_ && !p_.jumps && options_.techniques.group_bound && !groups_done_) {
       groups_done_ = true;
       GroupBound& groups = Groups();
+      groups.SetWay(best_);
       uint64_t group_nodes = 0;
       lower_ = groups.Improve(lower_, int(best_.size()), Limits(0, 0), group_nodes);
       if (options_.techniques.longer_runs)
@@ -335,6 +336,7 @@ class Count {
     if (policy_.grow_nodes[stage] > 0 && !p_.jumps && options_.techniques.group_bound &&
         options_.techniques.goal_tangle) {
       GroupBound& groups = Groups();
+      if (found_) groups.SetWay(best_);
       uint64_t tangle_nodes = 0;
       lower_ = groups.Tangle(lower_, found_ ? int(best_.size()) : kInf, policy_.grow_nodes[stage],
                              Limits(0, 0), tangle_nodes);

@@ -53,7 +53,7 @@ GroupBound::GroupBound(const Problem& p, const std::vector<Partition>& partition
 }
 
 GroupBound::Count GroupBound::GroupCount(uint32_t pieces, uint64_t group_nodes,
-                                         const SearchLimits& limits, uint64_t& nodes) {
+                                         const SearchLimits& limits, uint64_t& nodes, int enough) {
   if (auto it = counts_.find(pieces); it != counts_.end() && it->second.exact) return it->second;
   std::vector<int> members;
   std::vector<int> sub_of(p_.k, -1);
@@ -93,29 +93,29 @@ GroupBound::Count GroupBound::GroupCount(uint32_t pieces, uint64_t group_nodes,
   // Where this set's count was the last one cut short, and by the same
   // databases, its search goes on where it stopped.
   if (cut_short_ && cut_short_->pieces == pieces && cut_short_->dbs == DatabasesOf(parts))
-    return Run(std::move(cut_short_), group_nodes, limits, nodes);
+    return Run(std::move(cut_short_), group_nodes, limits, nodes, enough);
   IdaOptions options;
   // A state an entry, for as many nodes as the search may take.
   options.bound_table_entries =
       std::clamp(std::bit_ceil(size_t(group_nodes)), size_t(1) << 16, policy_.bound_table_entries);
-  return Search(pieces, sub, std::move(parts), options, group_nodes, limits, nodes);
+  return Search(pieces, sub, std::move(parts), options, group_nodes, limits, nodes, enough);
 }
 
 GroupBound::Count GroupBound::Search(uint32_t pieces, const Problem& sub,
                                      std::vector<Partition> parts, const IdaOptions& options,
                                      uint64_t group_nodes, const SearchLimits& limits,
-                                     uint64_t& nodes) {
+                                     uint64_t& nodes, int enough) {
   auto search = std::make_unique<SetSearch>();
   search->pieces = pieces;
   search->dbs = DatabasesOf(parts);
   search->sub = sub;
   search->h.SetPartitions(std::move(parts), sub.k);
   search->ida = std::make_unique<Ida>(search->sub, search->h, options);
-  return Run(std::move(search), group_nodes, limits, nodes);
+  return Run(std::move(search), group_nodes, limits, nodes, enough);
 }
 
 GroupBound::Count GroupBound::Run(std::unique_ptr<SetSearch> search, uint64_t group_nodes,
-                                  const SearchLimits& limits, uint64_t& nodes) {
+                                  const SearchLimits& limits, uint64_t& nodes, int enough) {
   Ida& ida = *search->ida;
   const uint64_t before = ida.nodes();
   uint64_t allowed = group_nodes;
@@ -125,10 +125,16 @@ GroupBound::Count GroupBound::Run(std::unique_ptr<SetSearch> search, uint64_t gr
   SearchLimits sub_limits = limits;
   sub_limits.max_nodes = before + allowed;  // the search's own count
   const uint32_t pieces = search->pieces;
+  // The search stops where its bound meets the way known for the set (its
+  // count then), or reaches what is enough.
+  std::vector<PieceMove> known;
+  const bool has_known = KnownWay(pieces, known);
+  int stop_at = has_known ? int(known.size()) : 0;
+  if (enough > 0) stop_at = stop_at > 0 ? std::min(stop_at, enough) : enough;
   Count count;
   if (auto it = counts_.find(pieces); it != counts_.end()) count.lower = it->second.lower;
   std::vector<PieceMove> path;
-  const Ida::Outcome outcome = ida.Run(count.lower, 0, sub_limits, TieOrder::kAny, path);
+  const Ida::Outcome outcome = ida.Run(count.lower, stop_at, sub_limits, TieOrder::kAny, path);
   nodes += ida.nodes() - before;
   if (outcome == Ida::Outcome::kUnreachable) count.lower = kInf;
   count.exact = outcome != Ida::Outcome::kStopped;
@@ -137,11 +143,28 @@ GroupBound::Count GroupBound::Run(std::unique_ptr<SetSearch> search, uint64_t gr
     const std::vector<int> members = Members(pieces);
     for (PieceMove& m : path) m.piece = int8_t(members[m.piece]);
     count.way = std::move(path);
+  } else if (outcome == Ida::Outcome::kStopped && has_known && count.lower >= int(known.size())) {
+    count.exact = true;
+    count.lower = int(known.size());
+    count.way = std::move(known);
   }
   counts_[pieces] = count;
   // (Searches without a table would only start over.)
   if (!count.exact && search->ida->has_bound_table()) cut_short_ = std::move(search);
   return count;
+}
+
+void GroupBound::SetWay(const std::vector<PieceMove>& way) {
+  way_ = way;
+  has_way_ = p_.steps_only;
+}
+
+bool GroupBound::KnownWay(uint32_t pieces, std::vector<PieceMove>& way) const {
+  way.clear();
+  if (!has_way_) return false;
+  for (const PieceMove& m : way_)
+    if (pieces >> m.piece & 1) way.push_back(m);
+  return true;
 }
 
 bool GroupBound::OutOfBudget(const SearchLimits& limits, uint64_t nodes) {
@@ -327,10 +350,13 @@ int GroupBound::Tangle(int lower, int target, uint64_t set_nodes, const SearchLi
   if (std::popcount(set) < 2) return lower;
   int count = 0;
   while (set != all && lower < target && !OutOfBudget(limits, nodes)) {
-    const Count c = GroupCount(set, set_nodes, limits, nodes);
+    const int rest = RestBound(all & ~set, limits, nodes);
+    // (A count that, with the rest, meets the target is enough.)
+    const Count c = GroupCount(set, set_nodes, limits, nodes,
+                               target < kInf && rest < target ? target - rest : 0);
     if (c.lower >= kInf) return kInf;
     count = c.lower;
-    const int bound = std::min(kInf, count + RestBound(all & ~set, limits, nodes));
+    const int bound = std::min(kInf, count + rest);
     // The largest set of the best bound: the fewest pieces left to put in.
     if (bound >= lower && c.exact) tangle_way_ = c.way;
     lower = std::max(lower, bound);

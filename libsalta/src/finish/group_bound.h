@@ -44,6 +44,13 @@ class GroupBound {
   // `partitions`: the databases' partitions of p (groups of p's indices).
   GroupBound(const Problem& p, const std::vector<Partition>& partitions, const Policy& policy);
 
+  // A way to finish for all the pieces (the best one found). Where pieces
+  // only step, its moves of a set's pieces are a way for the set alone (a
+  // step to a free square stays one with fewer pieces on the board), so the
+  // search of a set stops where its bound meets that way's length: the
+  // count is proven, and that way is an optimal one.
+  void SetWay(const std::vector<PieceMove>& way);
+
   // A proven lower bound on p's count, at least `lower`; stops once it
   // reaches `target`. Each group's search takes at most the policy's
   // group_nodes.
@@ -99,20 +106,25 @@ class GroupBound {
     std::unique_ptr<Ida> ida;  // over sub and h
   };
   // IDA* on the pieces alone (sub), within group_nodes: their count, kept.
+  // It stops once its bound reaches `enough` (> 0), which is then all it
+  // proves.
   Count Search(uint32_t pieces, const Problem& sub, std::vector<Partition> parts,
                const IdaOptions& options, uint64_t group_nodes, const SearchLimits& limits,
-               uint64_t& nodes);
+               uint64_t& nodes, int enough = 0);
   // The search run on for at most group_nodes more nodes: the count, kept;
   // the search too where it is cut short.
   Count Run(std::unique_ptr<SetSearch> search, uint64_t group_nodes, const SearchLimits& limits,
-            uint64_t& nodes);
+            uint64_t& nodes, int enough);
+  // The moves of the pieces of the set in the way SetWay gave: a way for
+  // them alone; false where none is known.
+  bool KnownWay(uint32_t pieces, std::vector<PieceMove>& way) const;
   // The count of two or three pieces alone, by IDA* over the pairs' databases.
   Count SmallGroupCount(uint32_t pieces, const SearchLimits& limits, uint64_t& nodes);
   bool Touch(uint32_t a, uint32_t b) const;
   static bool OutOfBudget(const SearchLimits& limits, uint64_t nodes);
-  // The proven lower bound of the pieces of the set alone.
+  // The proven lower bound of the pieces of the set alone (see Search).
   Count GroupCount(uint32_t pieces, uint64_t group_nodes, const SearchLimits& limits,
-                   uint64_t& nodes);
+                   uint64_t& nodes, int enough = 0);
 
   const Problem& p_;
   const std::vector<Partition>& partitions_;
@@ -124,6 +136,8 @@ class GroupBound {
   // more nodes goes on where it stopped (its bound table holds what it
   // proved) instead of starting over.
   std::unique_ptr<SetSearch> cut_short_;
+  std::vector<PieceMove> way_;  // SetWay's
+  bool has_way_ = false;
   // touches_[i]: the pieces whose start or target lies on a shortest way
   // of piece i, or on whose shortest ways i's start or target lies.
   std::vector<uint32_t> touches_;
