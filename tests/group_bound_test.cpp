@@ -16,77 +16,75 @@
 namespace salta::finish_internal {
 namespace {
 
-// Far position 61 (data/finish-bench-far.txt): White after random pre1900
-// play to the move limit. Four pieces whose targets are neighbours (c9,
-// d8, e9, f8) but in no one run of the databases' (d10 lies between) need
-// two moves beyond their distances; the runs of five by target see it.
-TEST(GroupBound, LongerRunsBoundTheCountWhereTheDatabasesDoNot) {
-  absl::StatusOr<const Variant*> v = MakeVariant("pre1900", {"move-limit=120"}, 10, 3);
-  ASSERT_TRUE(v.ok()) << v.status();
-  absl::StatusOr<Position> pos = ParsePosition(
-      **v,
-      "w S1a5,S2f10,S3b4,S4i7,S5g3,M1g9,M2a7,M3c5,M4e7,M5h8,U1e5,U2d8,U3b10,U4d10,U5i9,s1d6,"
-      "s2e3,s3d4,s4f2,s5b2,m1g7,m2j6,m3c1,m4c3,m5d2,u1i3,u2i1,u3j4,u4a1,u5e1 240 #");
-  ASSERT_TRUE(pos.ok()) << pos.status();
-  const Problem p = MakeProblem(*pos, Side::kWhite);
-  // The three-piece databases' partitions (quick to build, also under the
-  // sanitizers) and their bound.
-  absl::StatusOr<std::vector<Partition>> partitions =
-      ResolvePartitions(p, PartitionsByTarget(p, 3, {0, 1, 2}), PatternSource{}, Find::kBuild);
-  ASSERT_TRUE(partitions.ok()) << partitions.status();
-  Heuristic h;
-  h.SetPartitions(*partitions, p.k);
-  h.Set(p.start);
-  const Policy policy;
-  GroupBound groups(p, *partitions, policy);
-  uint64_t nodes = 0;
-  const int runs = groups.LongerRuns(0, kInf, SearchLimits{}, nodes);
-  EXPECT_GT(nodes, 0u);
-  // The count, exact, by the whole solver.
-  FinishOptions options;
-  options.pattern_group_size = 3;
-  absl::StatusOr<FinishResult> count = MinMovesToFinish(*pos, Side::kWhite, options);
-  ASSERT_TRUE(count.ok()) << count.status();
-  ASSERT_TRUE(count->exact);
-  EXPECT_LT(h.value(), count->moves());
-  EXPECT_EQ(runs, count->moves());
-  // Stopped at a target, it goes no further than needed.
-  uint64_t few = 0;
-  GroupBound again(p, *partitions, policy);
-  EXPECT_GE(again.LongerRuns(h.value(), h.value(), SearchLimits{}, few), h.value());
-  EXPECT_EQ(few, 0u);
-}
-
-// Far position 41 (Black, 52 moves): eleven pieces on targets need four
-// moves beyond their distances, which the tangle in the goal proves where
-// its first set's count is found. With the three-piece databases.
-struct Far41 {
-  Far41() {
-    absl::StatusOr<const Variant*> v = MakeVariant("standard", {"move-limit=120"}, 10, 3);
+// A position of the far set (data/finish-bench-far.txt) as the solver's
+// problem, with the three-piece databases' partitions (quick to build, also
+// under the sanitizers).
+struct FarCase {
+  FarCase(const char* rules, Side side, const char* position) : side(side) {
+    absl::StatusOr<const Variant*> v = MakeVariant(rules, {"move-limit=120"}, 10, 3);
     EXPECT_TRUE(v.ok()) << v.status();
-    absl::StatusOr<Position> parsed = ParsePosition(
-        **v,
-        "w S1h6,S2g7,S3a7,S4c9,S5f8,M1b4,M2d6,M3b10,M4i7,M5h10,U1f6,U2d10,U3f10,U4e7,U5e9,s1j6,"
-        "s2a5,s3c1,s4h4,s5e5,m1d4,m2g3,m3c3,m4a1,m5e1,u1i3,u2g1,u3f2,u4a3,u5h2 240 #");
+    absl::StatusOr<Position> parsed = ParsePosition(**v, position);
     EXPECT_TRUE(parsed.ok()) << parsed.status();
-    pos = *parsed;
-    p = MakeProblem(pos, Side::kBlack);
+    if (parsed.ok()) pos = *parsed;
+    p = MakeProblem(pos, side);
     absl::StatusOr<std::vector<Partition>> made =
         ResolvePartitions(p, PartitionsByTarget(p, 3, {0, 1, 2}), PatternSource{}, Find::kBuild);
     EXPECT_TRUE(made.ok()) << made.status();
     if (made.ok()) partitions = *made;
   }
+  Side side;
   Position pos = Position::Start(Variant::Default());
   Problem p;
   std::vector<Partition> partitions;
   const Policy policy;
 };
 
+// Far position 61: White after random pre1900 play to the move limit. Four
+// pieces whose targets are neighbours (c9, d8, e9, f8) but in no one run of
+// the databases' (d10 lies between) need two moves beyond their distances;
+// the runs of five by target see it.
+TEST(GroupBound, LongerRunsBoundTheCountWhereTheDatabasesDoNot) {
+  const FarCase far(
+      "pre1900", Side::kWhite,
+      "w S1a5,S2f10,S3b4,S4i7,S5g3,M1g9,M2a7,M3c5,M4e7,M5h8,U1e5,U2d8,U3b10,U4d10,U5i9,s1d6,"
+      "s2e3,s3d4,s4f2,s5b2,m1g7,m2j6,m3c1,m4c3,m5d2,u1i3,u2i1,u3j4,u4a1,u5e1 240 #");
+  Heuristic h;
+  h.SetPartitions(far.partitions, far.p.k);
+  h.Set(far.p.start);
+  GroupBound groups(far.p, far.partitions, far.policy);
+  uint64_t nodes = 0;
+  const int runs = groups.LongerRuns(0, kInf, SearchLimits{}, nodes);
+  EXPECT_GT(nodes, 0u);
+  // The count, exact, by the whole solver.
+  FinishOptions options;
+  options.pattern_group_size = 3;
+  absl::StatusOr<FinishResult> count = MinMovesToFinish(far.pos, far.side, options);
+  ASSERT_TRUE(count.ok()) << count.status();
+  ASSERT_TRUE(count->exact);
+  EXPECT_LT(h.value(), count->moves());
+  EXPECT_EQ(runs, count->moves());
+  // Stopped at a target, it goes no further than needed.
+  uint64_t few = 0;
+  GroupBound again(far.p, far.partitions, far.policy);
+  EXPECT_GE(again.LongerRuns(h.value(), h.value(), SearchLimits{}, few), h.value());
+  EXPECT_EQ(few, 0u);
+}
+
+// Far position 41 (Black, 52 moves): eleven pieces on targets need four
+// moves beyond their distances, which the tangle in the goal proves where
+// its first set's count is found.
+FarCase Far41() {
+  return FarCase(
+      "standard", Side::kBlack,
+      "w S1h6,S2g7,S3a7,S4c9,S5f8,M1b4,M2d6,M3b10,M4i7,M5h10,U1f6,U2d10,U3f10,U4e7,U5e9,s1j6,"
+      "s2a5,s3c1,s4h4,s5e5,m1d4,m2g3,m3c3,m4a1,m5e1,u1i3,u2g1,u3f2,u4a3,u5h2 240 #");
+}
+
 // A count cut short goes on, at the next call, where it stopped: calls of
 // 2,000 nodes each get there, in the nodes of one call given 10,000; were
 // each to start over, none would.
 TEST(GroupBound, ACountCutShortGoesOnWhereItStopped) {
-  const Far41 far;
+  const FarCase far = Far41();
   GroupBound once(far.p, far.partitions, far.policy);
   uint64_t once_nodes = 0;
   ASSERT_EQ(once.Tangle(0, kInf, 10000, SearchLimits{}, once_nodes), 52);
@@ -104,11 +102,11 @@ TEST(GroupBound, ACountCutShortGoesOnWhereItStopped) {
 // its bound meets that way's moves of the set, and with a target, where
 // the set's count and the rest's bound meet it: the same bound, sooner.
 TEST(GroupBound, AWayKnownOrATargetEndsTheSearchesSooner) {
-  const Far41 far;
+  const FarCase far = Far41();
   FinishOptions options;
   options.pattern_group_size = 3;
   options.want_solution = true;
-  absl::StatusOr<FinishResult> count = MinMovesToFinish(far.pos, Side::kBlack, options);
+  absl::StatusOr<FinishResult> count = MinMovesToFinish(far.pos, far.side, options);
   ASSERT_TRUE(count.ok()) << count.status();
   ASSERT_TRUE(count->exact);
   ASSERT_EQ(count->moves(), 52);
