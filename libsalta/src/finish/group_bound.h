@@ -71,7 +71,9 @@ class GroupBound {
 
   // The bound of the tangle in the goal (see above), grown piece by piece:
   // at least `lower`; stops once it reaches `target`. Each set's search
-  // takes at most `set_nodes`.
+  // takes at most `set_nodes` (more: the search of the set an earlier call
+  // cut short goes on), and stops where the set's count with the other
+  // pieces' bound reaches `target`.
   int Tangle(int lower, int target, uint64_t set_nodes, const SearchLimits& limits,
              uint64_t& nodes);
   // The moves of the pieces of the tangle that meet the bound Tangle
