@@ -92,7 +92,8 @@ GroupBound::Count GroupBound::GroupCount(uint32_t pieces, uint64_t group_nodes,
   }
   // Where this set's count was the last one cut short, and by the same
   // databases, its search goes on where it stopped.
-  if (cut_short_ && cut_short_->pieces == pieces && cut_short_->dbs == DatabasesOf(parts))
+  if (cut_short_ && cut_short_->pieces == pieces &&
+      DatabasesOf(cut_short_->h.partitions()) == DatabasesOf(parts))
     return Run(std::move(cut_short_), group_nodes, limits, nodes, enough);
   IdaOptions options;
   // A state an entry, for as many nodes as the search may take.
@@ -107,7 +108,6 @@ GroupBound::Count GroupBound::Search(uint32_t pieces, const Problem& sub,
                                      uint64_t& nodes, int enough) {
   auto search = std::make_unique<SetSearch>();
   search->pieces = pieces;
-  search->dbs = DatabasesOf(parts);
   search->sub = sub;
   search->h.SetPartitions(std::move(parts), sub.k);
   search->ida = std::make_unique<Ida>(search->sub, search->h, options);
@@ -150,18 +150,17 @@ GroupBound::Count GroupBound::Run(std::unique_ptr<SetSearch> search, uint64_t gr
   }
   counts_[pieces] = count;
   // (Searches without a table would only start over.)
-  if (!count.exact && search->ida->has_bound_table()) cut_short_ = std::move(search);
+  if (!count.exact && ida.has_bound_table()) cut_short_ = std::move(search);
   return count;
 }
 
 void GroupBound::SetWay(const std::vector<PieceMove>& way) {
-  way_ = way;
-  has_way_ = p_.steps_only;
+  if (p_.steps_only) way_ = way;
 }
 
 bool GroupBound::KnownWay(uint32_t pieces, std::vector<PieceMove>& way) const {
   way.clear();
-  if (!has_way_) return false;
+  if (way_.empty()) return false;
   for (const PieceMove& m : way_)
     if (pieces >> m.piece & 1) way.push_back(m);
   return true;

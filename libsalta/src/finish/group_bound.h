@@ -102,7 +102,6 @@ class GroupBound {
   // A search of a set of pieces alone, with what it searches over.
   struct SetSearch {
     uint32_t pieces = 0;
-    std::vector<const PatternDb*> dbs;  // its partitions' databases, in order
     Problem sub;
     Heuristic h;
     std::unique_ptr<Ida> ida;  // over sub and h
@@ -138,8 +137,7 @@ class GroupBound {
   // more nodes goes on where it stopped (its bound table holds what it
   // proved) instead of starting over.
   std::unique_ptr<SetSearch> cut_short_;
-  std::vector<PieceMove> way_;  // SetWay's
-  bool has_way_ = false;
+  std::vector<PieceMove> way_;  // SetWay's, where pieces only step; else none
   // touches_[i]: the pieces whose start or target lies on a shortest way
   // of piece i, or on whose shortest ways i's start or target lies.
   std::vector<uint32_t> touches_;

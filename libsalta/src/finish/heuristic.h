@@ -39,6 +39,7 @@ class Heuristic {
     }
   }
   int num_partitions() const { return nq_; }
+  const std::vector<Partition>& partitions() const { return partitions_; }
   // A bound on the pieces' ranks too (rank_bound.h), or none (null).
   void SetRanks(std::shared_ptr<const RankBound> ranks) { ranks_ = std::move(ranks); }
 
