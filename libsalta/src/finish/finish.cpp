@@ -211,11 +211,11 @@ class Count {
       if (RunIda(policy_.ida_nodes[w - 1])) return Concluded();
       if (UpperAndGroups(w)) return Concluded();
     }
-    // 5. IDA* and the neighbourhood search in turn, each given twice as
-    //    much each time, until the bounds meet or a limit stops them.
+    // 5. IDA*, given twice as much each time, and the neighbourhood search
+    //    in turn, until the bounds meet or a limit stops them.
     for (uint64_t nodes = policy_.ida_nodes.back();;
          nodes = std::min(2 * nodes, uint64_t(1) << 60)) {
-      if (RunIda(nodes) || Neighbourhoods(nodes / policy_.nodes_per_round)) return Concluded();
+      if (RunIda(nodes) || Neighbourhoods(policy_.neighbourhood_rounds.back())) return Concluded();
       if (TimeLeft() <= 0 || NodesLeft() == 0) return Concluded();
     }
   }
