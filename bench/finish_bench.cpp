@@ -369,7 +369,8 @@ bool* TechniqueFlag(salta::FinishTechniques& t, const std::string& name) {
                                                  {"goal_tangle", &t.goal_tangle},
                                                  {"longer_runs", &t.longer_runs},
                                                  {"rank_bound", &t.rank_bound},
-                                                 {"neighbourhoods", &t.neighbourhoods}};
+                                                 {"neighbourhoods", &t.neighbourhoods},
+                                                 {"groups_in_search", &t.groups_in_search}};
   for (const auto& [n, flag] : flags)
     if (name == n) return flag;
   return nullptr;

@@ -325,7 +325,7 @@ uint64_t Sparser(uint64_t stride, uint64_t factor) {
 // not change. Without the quick first search every count goes through the
 // beam search, the bound of merged groups and the later stages.
 std::vector<FinishOptions> TechniqueSets() {
-  std::vector<FinishOptions> sets(15);
+  std::vector<FinishOptions> sets(16);
   // 0: as used (move pruning off).
   sets[1].techniques.quick_search = false;
   sets[2].techniques.quick_search = false;
@@ -337,7 +337,7 @@ std::vector<FinishOptions> TechniqueSets() {
   sets[4].techniques.bound_table = false;
   sets[5].techniques.quick_search = false;
   sets[5].techniques.group_bound = false;
-  sets[6].techniques = FinishTechniques{false, false, false, false, false, false,
+  sets[6].techniques = FinishTechniques{false, false, false, false, false, false, false,
                                         false, false, false, false, false, false};
   sets[6].pattern_group_size = 0;
   sets[7].techniques.quick_search = false;
@@ -359,6 +359,8 @@ std::vector<FinishOptions> TechniqueSets() {
   sets[13].techniques.neighbourhoods = false;
   sets[14].techniques.quick_search = false;
   sets[14].techniques.rank_bound = false;
+  sets[15].techniques.quick_search = false;
+  sets[15].techniques.groups_in_search = false;
   return sets;
 }
 

@@ -74,6 +74,9 @@ struct FinishTechniques {
   // The best way found is improved by a large neighbourhood search: a few
   // pieces' moves taken out and put back, one piece at a time.
   bool neighbourhoods = true;
+  // With the group bound: the counts of the groups that bound the start
+  // carried into the search, each falling only with its own pieces' moves.
+  bool groups_in_search = true;
 };
 
 struct FinishOptions {

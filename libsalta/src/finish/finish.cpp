@@ -315,6 +315,7 @@ class Count {
       if (options_.techniques.longer_runs)
         lower_ = groups.LongerRuns(lower_, int(best_.size()), Limits(0, 0), group_nodes);
       nodes_ += group_nodes;
+      CarrySplit(groups);
       if (Proven()) return true;
       // The search's bound takes the position's conflicts in too.
       if (options_.techniques.conflict_partition && !groups.conflicts().empty()) {
@@ -341,6 +342,7 @@ class Count {
       lower_ = groups.Tangle(lower_, found_ ? int(best_.size()) : kInf, policy_.grow_nodes[stage],
                              Limits(0, 0), tangle_nodes);
       nodes_ += tangle_nodes;
+      CarrySplit(groups);
       if (Proven()) return true;
       // Its way, the others' moves put in around it (once for each way).
       if (std::vector<PieceMove> way = groups.tangle_way();
@@ -360,6 +362,12 @@ class Count {
       if (Proven()) return true;
     }
     return false;
+  }
+
+  // The groups' counts that bound the start carried into IDA*.
+  void CarrySplit(const GroupBound& groups) {
+    if (options_.techniques.groups_in_search && groups.best_split().sum > 0)
+      ida_->SetStartSplit(groups.best_split());
   }
 
   // One for the whole count: the counts of sets of pieces alone that one

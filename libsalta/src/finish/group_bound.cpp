@@ -291,9 +291,10 @@ int GroupBound::Merge(std::vector<uint32_t> groups, std::vector<int> values, boo
                       int lower, int target, const SearchLimits& limits, uint64_t& nodes) {
   const uint64_t group_nodes = policy_.group_nodes;
   for (;;) {
-    int sum = 0;
-    for (int v : values) sum = std::min(kInf, sum + v);
-    lower = std::max(lower, sum);
+    StartSplit split;
+    for (size_t g = 0; g < groups.size(); ++g) split.Add(groups[g], values[g]);
+    Offer(split);
+    lower = std::max(lower, split.sum);
     if (lower >= target || groups.size() < 2) return lower;
     if (OutOfBudget(limits, nodes)) return lower;
     // The merge that gains most.
@@ -320,21 +321,27 @@ int GroupBound::Merge(std::vector<uint32_t> groups, std::vector<int> values, boo
   }
 }
 
-int GroupBound::RestBound(uint32_t rest, const SearchLimits& limits, uint64_t& nodes) {
-  int best = 0;
+int GroupBound::RestBound(uint32_t rest, const SearchLimits& limits, uint64_t& nodes,
+                          StartSplit& split) {
+  split = StartSplit{};
   for (const Partition& partition : partitions_) {
-    int sum = 0;
+    StartSplit cut_down;
     for (const Group& group : partition) {
       uint32_t cut = 0;
       for (int i : group.pieces) cut |= (rest & 1u << i);
-      if (std::popcount(cut) == 1) sum += p_.distance(std::countr_zero(cut));
+      if (cut == 0) continue;
       // A database's group, or a part of one: a search of a few nodes.
-      if (std::popcount(cut) > 1)
-        sum = std::min(kInf, sum + GroupCount(cut, policy_.group_nodes, limits, nodes).lower);
+      cut_down.Add(cut, std::popcount(cut) == 1
+                            ? p_.distance(std::countr_zero(cut))
+                            : GroupCount(cut, policy_.group_nodes, limits, nodes).lower);
     }
-    best = std::max(best, sum);
+    if (split.groups.empty() || cut_down.sum > split.sum) split = std::move(cut_down);
   }
-  return best;
+  return split.sum;
+}
+
+void GroupBound::Offer(const StartSplit& split) {
+  if (split.sum < kInf && split.sum > best_split_.sum) best_split_ = split;
 }
 
 int GroupBound::Tangle(int lower, int target, uint64_t set_nodes, const SearchLimits& limits,
@@ -349,13 +356,16 @@ int GroupBound::Tangle(int lower, int target, uint64_t set_nodes, const SearchLi
   if (std::popcount(set) < 2) return lower;
   int count = 0;
   while (set != all && lower < target && !OutOfBudget(limits, nodes)) {
-    const int rest = RestBound(all & ~set, limits, nodes);
+    StartSplit split;
+    const int rest = RestBound(all & ~set, limits, nodes, split);
     // (A count that, with the rest, meets the target is enough.)
     const Count c = GroupCount(set, set_nodes, limits, nodes,
                                target < kInf && rest < target ? target - rest : 0);
     if (c.lower >= kInf) return kInf;
     count = c.lower;
     const int bound = std::min(kInf, count + rest);
+    split.Add(set, count);
+    Offer(split);
     // The largest set of the best bound: the fewest pieces left to put in.
     if (bound >= lower && c.exact) tangle_way_ = c.way;
     lower = std::max(lower, bound);
@@ -384,17 +394,16 @@ int GroupBound::LongerRuns(int lower, int target, const SearchLimits& limits, ui
     std::vector<int> offsets(size);
     for (int o = 0; o < size; ++o) offsets[o] = o;
     for (const std::vector<std::vector<int>>& layout : PartitionsByTarget(p_, size, offsets)) {
-      int sum = 0;
+      StartSplit split;
       for (const std::vector<int>& run : layout) {
         if (lower >= target || OutOfBudget(limits, nodes)) return lower;
         uint32_t set = 0;
         for (int i : run) set |= 1u << i;
-        sum =
-            std::min(kInf, sum + (run.size() == 1
-                                      ? p_.distance(run[0])
-                                      : GroupCount(set, policy_.group_nodes, limits, nodes).lower));
+        split.Add(set, run.size() == 1 ? p_.distance(run[0])
+                                       : GroupCount(set, policy_.group_nodes, limits, nodes).lower);
       }
-      lower = std::max(lower, sum);
+      Offer(split);
+      lower = std::max(lower, split.sum);
     }
   }
   return lower;

@@ -81,6 +81,11 @@ class GroupBound {
   // from (CompleteWay). Empty where none.
   const std::vector<PieceMove>& tangle_way() const { return tangle_way_; }
 
+  // The partition of the pieces whose groups' counts (proven lower bounds
+  // of each group alone at the start) sum to the best bound found so far:
+  // what the search carries on (Ida::SetStartSplit). Empty before any.
+  const StartSplit& best_split() const { return best_split_; }
+
  private:
   struct Count {
     int lower = 0;
@@ -98,7 +103,10 @@ class GroupBound {
                      std::vector<int>& values);
   // The bound of the pieces of `rest` alone by the databases' partitions
   // cut down to them.
-  int RestBound(uint32_t rest, const SearchLimits& limits, uint64_t& nodes);
+  // `split` gets its groups and their counts.
+  int RestBound(uint32_t rest, const SearchLimits& limits, uint64_t& nodes, StartSplit& split);
+  // Keeps the split where its sum is the best so far.
+  void Offer(const StartSplit& split);
   // A search of a set of pieces alone, with what it searches over.
   struct SetSearch {
     uint32_t pieces = 0;
@@ -133,6 +141,7 @@ class GroupBound {
   std::map<uint32_t, Count> counts_;
   std::vector<std::vector<int>> conflicts_;
   std::vector<PieceMove> tangle_way_;
+  StartSplit best_split_;
   // The last search cut short, kept so that a later count of its set with
   // more nodes goes on where it stopped (its bound table holds what it
   // proved) instead of starting over.

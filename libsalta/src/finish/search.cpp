@@ -83,6 +83,26 @@ uint32_t Ida::Movers(int budget) const {
   return best;
 }
 
+void Ida::SetStartSplit(const StartSplit& split) {
+  split_groups_ = 0;
+  split_ = 0;
+  // (Where a group cannot finish, the count has ended before any search.)
+  if (!p_.steps_only || split.sum >= kInf) return;
+  for (size_t j = 0; j < split.groups.size(); ++j) {
+    int dist = 0;
+    for (uint32_t g = split.groups[j]; g; g &= g - 1) {
+      const int i = std::countr_zero(g);
+      split_of_[i] = int8_t(j);
+      dist += p_.dist[sq_[i]][p_.target[i]];
+    }
+    // A count has the parity of its pieces' distances.
+    left_[j] = split.counts[j] - ((split.counts[j] - dist) & 1);
+    dist_[j] = dist;
+    split_ += std::max(left_[j], dist);
+  }
+  split_groups_ = int(split.groups.size());
+}
+
 bool Ida::Stop() {
   if (limits_.max_nodes > 0 && nodes_ >= limits_.max_nodes) return true;
   return (nodes_ & 1023) == 0 && limits_.deadline != Clock::time_point::max() &&
@@ -96,8 +116,8 @@ Ida::Outcome Ida::Run(int& lower, int stop_at, const SearchLimits& limits, TieOr
   aborted_ = false;
   h_.Set(sq_);
   const PieceMove root;
-  const int h0 =
-      std::max(h_.value(), options_.bound_table ? bounds_.Probe(NodeOf(key_, -1, -1)) : 0);
+  const int h0 = std::max(
+      {h_.value(), split_, options_.bound_table ? bounds_.Probe(NodeOf(key_, -1, -1)) : 0});
   if (h0 >= kInf) return Outcome::kUnreachable;
   lower = std::max(lower, h0);
   if (h_.value() == 0) {
@@ -153,8 +173,9 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
       // every move, that one too.
       if (!by_state_ && i == last.piece && to == last.from) return;
       if (options_.move_pruning && i < last.piece && Commutes(from, to, jump, last)) return;
-      const int hc = h_.Child(sq_, i, to, std::max(0, bound - g - 1));
+      int hc = h_.Child(sq_, i, to, std::max(0, bound - g - 1));
       if (hc >= kInf) return;
+      if (split_groups_ > 0) hc = std::max(hc, SplitChild(i, from, to));
       const PieceMove mv{int8_t(i), int8_t(from), int8_t(to), jump};
       if (hc == 0) {
         goal = true;
@@ -191,6 +212,13 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
     int r = hc;
     if (g + 1 + hc <= bound) {
       Heuristic::Saved saved;
+      const int split = split_, j = split_of_[mv.piece], left = left_[j], dist = dist_[j];
+      if (split_groups_ > 0) {
+        split_ = SplitChild(mv.piece, mv.from, mv.to);
+        left_[j] = left - 1;
+        dist_[j] =
+            dist + p_.dist[mv.to][p_.target[mv.piece]] - p_.dist[mv.from][p_.target[mv.piece]];
+      }
       sq_[mv.piece] = mv.to;
       occ_ ^= SquareBit(mv.from) | SquareBit(mv.to);
       const Key key = key_;
@@ -198,6 +226,9 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
       h_.Moved(sq_, mv.piece, saved);
       r = Search(g + 1, bound, hc, mv);
       h_.Restore(mv.piece, saved);
+      split_ = split;
+      left_[j] = left;
+      dist_[j] = dist;
       key_ = key;
       occ_ ^= SquareBit(mv.from) | SquareBit(mv.to);
       sq_[mv.piece] = mv.from;

@@ -6,6 +6,8 @@
 //     upper bound that often meets the lower bound at once.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -43,6 +45,19 @@ struct IdaOptions {
   std::function<void(int lower, uint64_t nodes)> progress;
 };
 
+// A partition of the pieces into groups (a bit a piece), each with a proven
+// lower bound on its count alone at the start (group_bound.h).
+struct StartSplit {
+  std::vector<uint32_t> groups;
+  std::vector<int> counts;
+  int sum = 0;
+  void Add(uint32_t group, int count) {
+    groups.push_back(group);
+    counts.push_back(count);
+    sum = std::min(kInf, sum + count);
+  }
+};
+
 // IDA*: depth-first searches bounded by g + h <= T for T rising from the
 // root's bound; each failed iteration proves the count exceeds T.
 //
@@ -76,6 +91,16 @@ class Ida {
   Outcome Run(int& lower, int stop_at, const SearchLimits& limits, TieOrder order,
               std::vector<PieceMove>& path);
 
+  // Carries the counts of groups alone at the start into the search: where
+  // pieces only step, the moves a group's pieces make on the way to a node
+  // are a way for the group alone (fewer pieces only free squares), so at
+  // the node its count is at least its start count less those moves, and
+  // at least its pieces' distances; the sum over the groups bounds the
+  // node as a database partition does. Unlike a database's, the bound of
+  // a group whose conflicts no database sees (the tangle in the goal) then
+  // falls only with the group's own moves. Between runs only.
+  void SetStartSplit(const StartSplit& split);
+
   uint64_t nodes() const { return nodes_; }
   bool has_bound_table() const { return options_.bound_table; }
 
@@ -103,6 +128,18 @@ class Ida {
   // standing on s, can stand on in a way to its target of at most its
   // distance plus `slack` moves. Empty: no stubborn sets.
   std::vector<Bitboard> ellipse_;
+  // The start split's state on the way to the node: by group, its start
+  // count less its moves made (left_) and its pieces' distances (dist_);
+  // split_ is the sum over the groups of the larger of the two.
+  int split_groups_ = 0;
+  std::array<int8_t, kMaxPiecesInProblem> split_of_{};
+  std::array<int, kMaxPiecesInProblem> left_{}, dist_{};
+  int split_ = 0;
+  int SplitChild(int i, Square from, Square to) const {
+    const int j = split_of_[i];
+    const int d = dist_[j] + p_.dist[to][p_.target[i]] - p_.dist[from][p_.target[i]];
+    return split_ - std::max(left_[j], dist_[j]) + std::max(left_[j] - 1, d);
+  }
 
   const Problem& p_;
   Heuristic& h_;
