@@ -204,5 +204,21 @@ TEST(GroupBound, TheBestSplitCarriesTheBoundIntoTheSearch) {
   }
 }
 
+// A set grown by a piece, and two groups merged, start their searches from
+// their parts: the parts' counts carried in, and the smaller set's way
+// with the piece put in. The same bounds, in fewer nodes.
+TEST(GroupBound, GrownSetsStartFromTheirParts) {
+  const FarCase far = Far41();
+  uint64_t nodes[2] = {};
+  int merged[2] = {};
+  for (bool carry : {false, true}) {
+    GroupBound groups(far.p, far.partitions, far.policy, carry);
+    EXPECT_EQ(groups.Tangle(0, kInf, 100000, SearchLimits{}, nodes[carry]), 52);
+    merged[carry] = groups.Improve(0, kInf, SearchLimits{}, nodes[carry]);
+  }
+  EXPECT_EQ(merged[1], merged[0]);
+  EXPECT_LT(nodes[1], nodes[0] / 2);  // (168,968 and 15,550 when written)
+}
+
 }  // namespace
 }  // namespace salta::finish_internal

@@ -374,7 +374,7 @@ class Count {
   // stage finds (or the bounds it proves, where cut short) serve the next,
   // whatever databases bound their searches.
   GroupBound& Groups() {
-    if (!groups_) groups_.emplace(p_, partitions_, policy_);
+    if (!groups_) groups_.emplace(p_, partitions_, policy_, options_.techniques.groups_in_search);
     return *groups_;
   }
 

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <random>
+
+#include "finish/shorten.h"
 
 namespace salta::finish_internal {
 namespace {
@@ -33,8 +36,8 @@ Problem SubProblem(const Problem& p, const std::vector<int>& pieces) {
 }
 
 GroupBound::GroupBound(const Problem& p, const std::vector<Partition>& partitions,
-                       const Policy& policy)
-    : p_(p), partitions_(partitions), policy_(policy) {
+                       const Policy& policy, bool carry_splits)
+    : p_(p), partitions_(partitions), policy_(policy), carry_splits_(carry_splits) {
   const int k = p_.k;
   std::vector<Bitboard> way(k, 0);  // the squares of the shortest ways
   for (int i = 0; i < k; ++i)
@@ -53,8 +56,11 @@ GroupBound::GroupBound(const Problem& p, const std::vector<Partition>& partition
 }
 
 GroupBound::Count GroupBound::GroupCount(uint32_t pieces, uint64_t group_nodes,
-                                         const SearchLimits& limits, uint64_t& nodes, int enough) {
+                                         const SearchLimits& limits, uint64_t& nodes, int enough,
+                                         const Parts& parts_given) {
   if (auto it = counts_.find(pieces); it != counts_.end() && it->second.exact) return it->second;
+  const Parts none;
+  const Parts& from = carry_splits_ ? parts_given : none;
   std::vector<int> members;
   std::vector<int> sub_of(p_.k, -1);
   for (int i = 0; i < p_.k; ++i)
@@ -94,28 +100,40 @@ GroupBound::Count GroupBound::GroupCount(uint32_t pieces, uint64_t group_nodes,
   // databases, its search goes on where it stopped.
   if (cut_short_ && cut_short_->pieces == pieces &&
       DatabasesOf(cut_short_->h.partitions()) == DatabasesOf(parts))
-    return Run(std::move(cut_short_), group_nodes, limits, nodes, enough);
+    return Run(std::move(cut_short_), group_nodes, limits, nodes, enough, from.way);
   IdaOptions options;
   // A state an entry, for as many nodes as the search may take.
   options.bound_table_entries =
       std::clamp(std::bit_ceil(size_t(group_nodes)), size_t(1) << 16, policy_.bound_table_entries);
-  return Search(pieces, sub, std::move(parts), options, group_nodes, limits, nodes, enough);
+  // The split in the set's own indices.
+  StartSplit split;
+  for (size_t j = 0; j < from.split.groups.size(); ++j) {
+    uint32_t group = 0;
+    for (uint32_t g = from.split.groups[j]; g; g &= g - 1)
+      group |= 1u << sub_of[std::countr_zero(g)];
+    split.Add(group, from.split.counts[j]);
+  }
+  return Search(pieces, sub, std::move(parts), options, group_nodes, limits, nodes, enough, split,
+                from.way);
 }
 
 GroupBound::Count GroupBound::Search(uint32_t pieces, const Problem& sub,
                                      std::vector<Partition> parts, const IdaOptions& options,
                                      uint64_t group_nodes, const SearchLimits& limits,
-                                     uint64_t& nodes, int enough) {
+                                     uint64_t& nodes, int enough, const StartSplit& split,
+                                     const std::vector<PieceMove>& way) {
   auto search = std::make_unique<SetSearch>();
   search->pieces = pieces;
   search->sub = sub;
   search->h.SetPartitions(std::move(parts), sub.k);
   search->ida = std::make_unique<Ida>(search->sub, search->h, options);
-  return Run(std::move(search), group_nodes, limits, nodes, enough);
+  if (!split.groups.empty()) search->ida->SetStartSplit(split);
+  return Run(std::move(search), group_nodes, limits, nodes, enough, way);
 }
 
 GroupBound::Count GroupBound::Run(std::unique_ptr<SetSearch> search, uint64_t group_nodes,
-                                  const SearchLimits& limits, uint64_t& nodes, int enough) {
+                                  const SearchLimits& limits, uint64_t& nodes, int enough,
+                                  const std::vector<PieceMove>& way) {
   Ida& ida = *search->ida;
   const uint64_t before = ida.nodes();
   uint64_t allowed = group_nodes;
@@ -128,7 +146,11 @@ GroupBound::Count GroupBound::Run(std::unique_ptr<SetSearch> search, uint64_t gr
   // The search stops where its bound meets the way known for the set (its
   // count then), or reaches what is enough.
   std::vector<PieceMove> known;
-  const bool has_known = KnownWay(pieces, known);
+  bool has_known = KnownWay(pieces, known);
+  if (!way.empty() && (!has_known || way.size() < known.size())) {
+    known = way;
+    has_known = true;
+  }
   int stop_at = has_known ? int(known.size()) : 0;
   if (enough > 0) stop_at = stop_at > 0 ? std::min(stop_at, enough) : enough;
   Count count;
@@ -164,6 +186,16 @@ bool GroupBound::KnownWay(uint32_t pieces, std::vector<PieceMove>& way) const {
   for (const PieceMove& m : way_)
     if (pieces >> m.piece & 1) way.push_back(m);
   return true;
+}
+
+std::vector<PieceMove> GroupBound::WayWith(uint32_t part, const std::vector<PieceMove>& way,
+                                           int piece) const {
+  if (!p_.steps_only) return {};
+  const uint32_t off = ((uint32_t(1) << p_.k) - 1) & ~part & ~(1u << piece);
+  std::vector<PieceMove> with = way;
+  std::mt19937_64 random(1);  // (any of the shortest insertions will do)
+  if (!Inserter(p_).Insert(piece, off, with, random)) return {};
+  return with;
 }
 
 bool GroupBound::OutOfBudget(const SearchLimits& limits, uint64_t nodes) {
@@ -304,7 +336,10 @@ int GroupBound::Merge(std::vector<uint32_t> groups, std::vector<int> values, boo
     for (size_t a = 0; a < groups.size(); ++a)
       for (size_t b = a + 1; b < groups.size(); ++b) {
         if (touching_only && !Touch(groups[a], groups[b])) continue;
-        const Count c = GroupCount(groups[a] | groups[b], group_nodes, limits, nodes);
+        Parts merged;
+        merged.split.Add(groups[a], values[a]);
+        merged.split.Add(groups[b], values[b]);
+        const Count c = GroupCount(groups[a] | groups[b], group_nodes, limits, nodes, 0, merged);
         const int gain = c.lower - values[a] - values[b];
         if (gain > best_gain) {
           best_gain = gain;
@@ -355,12 +390,13 @@ int GroupBound::Tangle(int lower, int target, uint64_t set_nodes, const SearchLi
     if (Contains(targets, p_.start[i])) set |= 1u << i;
   if (std::popcount(set) < 2) return lower;
   int count = 0;
+  Parts grown;  // the set before the last piece was added, and that piece
   while (set != all && lower < target && !OutOfBudget(limits, nodes)) {
     StartSplit split;
     const int rest = RestBound(all & ~set, limits, nodes, split);
     // (A count that, with the rest, meets the target is enough.)
     const Count c = GroupCount(set, set_nodes, limits, nodes,
-                               target < kInf && rest < target ? target - rest : 0);
+                               target < kInf && rest < target ? target - rest : 0, grown);
     if (c.lower >= kInf) return kInf;
     count = c.lower;
     const int bound = std::min(kInf, count + rest);
@@ -380,6 +416,10 @@ int GroupBound::Tangle(int lower, int target, uint64_t set_nodes, const SearchLi
       }
     }
     if (best < 0) break;
+    grown = Parts{};
+    grown.split.Add(set, count);
+    grown.split.Add(1u << best, p_.distance(best));
+    grown.way = WayWith(set, c.way, best);
     set |= 1u << best;
     // The larger set needs at least the smaller's count and the piece's way.
     Count& start = counts_[set];

@@ -42,7 +42,10 @@ Problem SubProblem(const Problem& p, const std::vector<int>& pieces);
 class GroupBound {
  public:
   // `partitions`: the databases' partitions of p (groups of p's indices).
-  GroupBound(const Problem& p, const std::vector<Partition>& partitions, const Policy& policy);
+  // With `carry_splits`, a set's search starts from the parts it is made
+  // of (see Parts).
+  GroupBound(const Problem& p, const std::vector<Partition>& partitions, const Policy& policy,
+             bool carry_splits = true);
 
   // A way to finish for all the pieces (the best one found). Where pieces
   // only step, its moves of a set's pieces are a way for the set alone (a
@@ -119,25 +122,40 @@ class GroupBound {
   // proves.
   Count Search(uint32_t pieces, const Problem& sub, std::vector<Partition> parts,
                const IdaOptions& options, uint64_t group_nodes, const SearchLimits& limits,
-               uint64_t& nodes, int enough = 0);
+               uint64_t& nodes, int enough = 0, const StartSplit& split = {},
+               const std::vector<PieceMove>& way = {});
   // The search run on for at most group_nodes more nodes: the count, kept;
   // the search too where it is cut short.
   Count Run(std::unique_ptr<SetSearch> search, uint64_t group_nodes, const SearchLimits& limits,
-            uint64_t& nodes, int enough);
+            uint64_t& nodes, int enough, const std::vector<PieceMove>& way);
   // The moves of the pieces of the set in the way SetWay gave: a way for
   // them alone; false where none is known.
   bool KnownWay(uint32_t pieces, std::vector<PieceMove>& way) const;
+  // A way for the set `part` alone with `piece` put in (Inserter), the
+  // pieces outside `part` off the board: a way for part and piece alone.
+  // Empty where none.
+  std::vector<PieceMove> WayWith(uint32_t part, const std::vector<PieceMove>& way, int piece) const;
   // The count of two or three pieces alone, by IDA* over the pairs' databases.
   Count SmallGroupCount(uint32_t pieces, const SearchLimits& limits, uint64_t& nodes);
   bool Touch(uint32_t a, uint32_t b) const;
   static bool OutOfBudget(const SearchLimits& limits, uint64_t nodes);
+  // What a set's search may start from, where it is made of parts already
+  // counted (a set and the piece added to it, two groups merged): the
+  // parts with their counts (carried into the search, Ida::SetStartSplit),
+  // and a way for the set alone made from theirs (the search stops where
+  // its bound meets that way's length).
+  struct Parts {
+    StartSplit split;
+    std::vector<PieceMove> way;
+  };
   // The proven lower bound of the pieces of the set alone (see Search).
   Count GroupCount(uint32_t pieces, uint64_t group_nodes, const SearchLimits& limits,
-                   uint64_t& nodes, int enough = 0);
+                   uint64_t& nodes, int enough = 0, const Parts& parts = {});
 
   const Problem& p_;
   const std::vector<Partition>& partitions_;
   const Policy& policy_;
+  const bool carry_splits_;
   std::map<uint32_t, Count> counts_;
   std::vector<std::vector<int>> conflicts_;
   std::vector<PieceMove> tangle_way_;
