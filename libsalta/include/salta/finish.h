@@ -75,7 +75,9 @@ struct FinishTechniques {
   // pieces' moves taken out and put back, one piece at a time.
   bool neighbourhoods = true;
   // With the group bound: the counts of the groups that bound the start
-  // carried into the search, each falling only with its own pieces' moves.
+  // carried into the search, each falling only with its own pieces' moves;
+  // and a group's own search starting from the counts and ways of the
+  // parts it is made of (a smaller set and a piece, two groups merged).
   bool groups_in_search = true;
 };
 

@@ -105,8 +105,7 @@ class GroupBound {
   void FindConflicts(const SearchLimits& limits, uint64_t& nodes, std::vector<uint32_t>& groups,
                      std::vector<int>& values);
   // The bound of the pieces of `rest` alone by the databases' partitions
-  // cut down to them.
-  // `split` gets its groups and their counts.
+  // cut down to them; `split` gets the best partition's groups and counts.
   int RestBound(uint32_t rest, const SearchLimits& limits, uint64_t& nodes, StartSplit& split);
   // Keeps the split where its sum is the best so far.
   void Offer(const StartSplit& split);
