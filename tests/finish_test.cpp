@@ -325,7 +325,7 @@ uint64_t Sparser(uint64_t stride, uint64_t factor) {
 // not change. Without the quick first search every count goes through the
 // beam search, the bound of merged groups and the later stages.
 std::vector<FinishOptions> TechniqueSets() {
-  std::vector<FinishOptions> sets(16);
+  std::vector<FinishOptions> sets(17);
   // 0: as used (move pruning off).
   sets[1].techniques.quick_search = false;
   sets[2].techniques.quick_search = false;
@@ -361,6 +361,9 @@ std::vector<FinishOptions> TechniqueSets() {
   sets[14].techniques.rank_bound = false;
   sets[15].techniques.quick_search = false;
   sets[15].techniques.groups_in_search = false;
+  // The least bound table: full at once, its bounds replaced all the time.
+  sets[16].techniques.quick_search = false;
+  sets[16].bound_table_megabytes = 1;
   return sets;
 }
 
@@ -1030,6 +1033,18 @@ TEST(Finish, OptionsAreChecked) {
     FinishOptions options;
     options.pattern_group_size = size;
     EXPECT_TRUE(ValidateFinishOptions(options).ok()) << size;
+  }
+  for (int mb : {0, -1, kMaxBoundTableMegabytes + 1}) {
+    FinishOptions options;
+    options.bound_table_megabytes = mb;
+    absl::StatusOr<FinishResult> r = MinMovesToFinish(start, Side::kWhite, options);
+    EXPECT_TRUE(absl::IsInvalidArgument(r.status())) << mb;
+    EXPECT_NE(r.status().message().find("bound table"), std::string::npos) << r.status();
+  }
+  for (int mb : {1, kMaxBoundTableMegabytes}) {
+    FinishOptions options;
+    options.bound_table_megabytes = mb;
+    EXPECT_TRUE(ValidateFinishOptions(options).ok()) << mb;
   }
 }
 

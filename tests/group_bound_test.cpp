@@ -204,6 +204,46 @@ TEST(GroupBound, TheBestSplitCarriesTheBoundIntoTheSearch) {
   }
 }
 
+// The bound table's size changes the nodes, never the count: far position
+// 41 with the tangle's split, within 1.1 M nodes, in a table of a million
+// entries and in one of 1,024 (full at once, its bounds replaced all the
+// time). The small one gets less far, and never past the count; the large
+// one solves it.
+TEST(GroupBound, ASmallBoundTableProvesLessNeverMore) {
+  const FarCase far = Far41();
+  GroupBound groups(far.p, far.partitions, far.policy);
+  uint64_t nodes = 0;
+  ASSERT_EQ(groups.Tangle(0, kInf, 100000, SearchLimits{}, nodes), 52);
+  bool solved[2] = {};
+  for (size_t entries : {size_t(1) << 20, size_t(1) << 10}) {
+    Heuristic h;
+    h.SetPartitions(far.partitions, far.p.k);
+    IdaOptions options;
+    options.bound_table_entries = entries;
+    Ida ida(far.p, h, options);
+    ida.SetStartSplit(groups.best_split());
+    int lower = 0;
+    std::vector<PieceMove> path;
+    SearchLimits limits;
+    limits.max_nodes = 1100000;
+    const Ida::Outcome outcome = ida.Run(lower, 0, limits, TieOrder::kAny, path);
+    EXPECT_LE(lower, 52) << entries;
+    solved[entries == 1024] = outcome == Ida::Outcome::kSolved;
+    if (outcome != Ida::Outcome::kSolved) continue;
+    EXPECT_EQ(lower, 52) << entries;
+    ASSERT_EQ(path.size(), 52u);
+    Squares at = far.p.start;
+    for (const PieceMove& m : path) {
+      ASSERT_EQ(at[m.piece], m.from);
+      EXPECT_EQ(std::count(at.begin(), at.begin() + far.p.k, m.to), 0);
+      at[m.piece] = m.to;
+    }
+    for (int i = 0; i < far.p.k; ++i) EXPECT_EQ(at[i], far.p.target[i]);
+  }
+  EXPECT_TRUE(solved[0]);
+  EXPECT_FALSE(solved[1]);
+}
+
 // A set grown by a piece, and two groups merged, start their searches from
 // their parts: the parts' counts carried in, and the smaller set's way
 // with the piece put in. The same bounds, in fewer nodes.

@@ -327,7 +327,7 @@ TEST(ScoreCli, HelpExitsZeroAndMentionsEveryFlag) {
   EXPECT_EQ(r.status, 0) << r.err;
   for (const char* flag : {"--rules", "--rule", "--board", "--rows", "--position", "--moves",
                            "--record", "--game", "--side", "--time-limit", "--solution", "--json",
-                           "--pattern-dir", "--build-patterns", "--help"})
+                           "--pattern-dir", "--build-patterns", "--bound-table-mb", "--help"})
     EXPECT_TRUE(Has(r.out, flag)) << flag << " not in --help:\n" << r.out;
 }
 
@@ -848,6 +848,8 @@ TEST(ScoreCli, BadInputExitsTwoWithAMessage) {
            {"--game 2", "--game"},
            {"--record " + record + " --position start", "--position"},
            {"--time-limit -1", "--time-limit"},
+           {"--bound-table-mb 0", "--bound-table-mb"},
+           {"--bound-table-mb 1048577", "--bound-table-mb"},
            {"--no-such-flag", "--no-such-flag"},
        }) {
     for (const char* json : {"", " --json"}) {

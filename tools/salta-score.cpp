@@ -134,6 +134,7 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
   int game_number = 1;
   double time_limit = 0;
   bool solution = false, json = false, build_patterns = false;
+  int bound_table_mb = salta::kDefaultBoundTableMegabytes;
   std::string pattern_dir = salta::DefaultPatternDir();
   salta::tools::VariantFlags variant_flags;
   variant_flags.Add(app);
@@ -160,6 +161,12 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
          "are printed and the exit status is 3")
       ->capture_default_str()
       ->transform(salta::tools::Real(0, 1e9));
+  app.add_option("--bound-table-mb", bound_table_mb,
+                 "The most memory (MiB) each count's table of proven bounds may take: counts "
+                 "of tens of millions of nodes search far fewer with a larger one; most take a "
+                 "few MiB")
+      ->capture_default_str()
+      ->transform(salta::tools::Integer(1, salta::kMaxBoundTableMegabytes));
   app.add_flag("--solution", solution,
                "Also print a move sequence for each side: optimal when the count is exact, else "
                "the shortest found (the upper bound), marked as not proven optimal");
@@ -182,6 +189,7 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
   salta::FinishOptions options;
   options.time_limit_seconds = time_limit;
   options.want_solution = solution;
+  options.bound_table_megabytes = bound_table_mb;
   options.pattern_dir = pattern_dir;
   options.report = [&tool](const std::string& message) { tool.Note(message); };
   if (build_patterns) {

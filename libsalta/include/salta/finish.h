@@ -81,6 +81,10 @@ struct FinishTechniques {
   bool groups_in_search = true;
 };
 
+// The bound table's memory limit by default, and its largest (1 TiB).
+inline constexpr int kDefaultBoundTableMegabytes = 512;
+inline constexpr int kMaxBoundTableMegabytes = 1 << 20;
+
 struct FinishOptions {
   // Stop after this many seconds (0: no limit) or this many searched nodes
   // (0: no limit) and return proven bounds instead of the exact count.
@@ -105,6 +109,12 @@ struct FinishOptions {
   // always takes the same nodes, whatever ran before it, so that under a
   // node_limit whether it is exact depends on the position alone.
   bool reuse_cached_patterns = true;
+  // The most memory, in MiB, the table of proven bounds may grow to (it
+  // grows with the nodes searched; most counts use a few MiB). Counts far
+  // from home search tens of millions of nodes, and a table that keeps their
+  // bounds searches far fewer (docs/scoring.md, "Speed"). From 1 to
+  // kMaxBoundTableMegabytes.
+  int bound_table_megabytes = kDefaultBoundTableMegabytes;
   // Called between iterations with the proven lower bound and nodes so far.
   std::function<void(int lower, uint64_t nodes)> progress;
   // Called with a line for the user when a stored pattern table was found

@@ -11,11 +11,13 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <vector>
+#include <cstring>
 
 #include "finish/problem.h"
+#include "large_pages.h"
 
 namespace salta::finish_internal {
 
@@ -33,8 +35,15 @@ class BoundTable {
     Resize(1024);
   }
 
+  // The most entries `megabytes` MiB hold (a power of two, at least 1024).
+  static size_t EntriesIn(int megabytes) {
+    return std::bit_floor(
+        std::max<size_t>(size_t(megabytes) * (size_t(1) << 20) / sizeof(Entry), 1024));
+  }
+
   // The proven bound of the node, 0 if none.
   int Probe(const Key& k) const {
+    if (!entries_) return 0;
     const size_t h = HashKey(k);
     for (size_t i = 0; i < kWindow; ++i) {
       const Entry& e = entries_[(h + i) & mask_];
@@ -46,38 +55,38 @@ class BoundTable {
 
   // Starts loading the node's entries: a search asks for the bounds of all
   // its children, and the table is far larger than the caches.
-  void Prefetch(const Key& k) const { __builtin_prefetch(&entries_[HashKey(k) & mask_]); }
-
-  void Store(const Key& k, int bound) {
-    if (bound <= 0) return;
-    for (;;) {
-      const size_t h = HashKey(k);
-      Entry* weakest = nullptr;
-      for (size_t i = 0; i < kWindow; ++i) {
-        Entry& e = entries_[(h + i) & mask_];
-        if (e.empty()) {
-          e.Set(k, bound);
-          ++used_;
-          if (used_ * 2 > entries_.size() && entries_.size() < max_) Resize(entries_.size() * 2);
-          return;
-        }
-        if (e.Is(k)) {
-          e.Set(k, std::max(e.bound(), bound));
-          return;
-        }
-        if (!weakest || e.bound() < weakest->bound()) weakest = &e;
-      }
-      if (entries_.size() < max_) {
-        Resize(entries_.size() * 2);
-        continue;
-      }
-      weakest->Set(k, bound);  // a bound is only an optimisation: losing one is safe
-      return;
-    }
+  void Prefetch(const Key& k) const {
+    if (entries_) __builtin_prefetch(&entries_[HashKey(k) & mask_]);
   }
 
+  void Store(const Key& k, int bound) {
+    if (bound <= 0 || !entries_) return;
+    const size_t h = HashKey(k);
+    Entry* weakest = nullptr;
+    for (size_t i = 0; i < kWindow; ++i) {
+      Entry& e = entries_[(h + i) & mask_];
+      if (e.empty()) {
+        e.Set(k, bound);
+        ++used_;
+        // Grown by the load alone: a full window is bad luck in a table
+        // half empty, and growing for it would double the memory.
+        if (used_ * 2 > size_ && size_ < max_) Resize(size_ * 2);
+        return;
+      }
+      if (e.Is(k)) {
+        e.Set(k, std::max(e.bound(), bound));
+        return;
+      }
+      if (!weakest || e.bound() < weakest->bound()) weakest = &e;
+    }
+    weakest->Set(k, bound);  // a bound is only an optimisation: losing one is safe
+  }
+
+  // The entries the table has now: it grows with its load, up to its most.
+  size_t capacity() const { return size_; }
+
   void Clear() {
-    entries_.assign(entries_.size(), Entry{});
+    if (entries_) std::memset(static_cast<void*>(entries_), 0, size_ * sizeof(Entry));
     used_ = 0;
   }
 
@@ -100,13 +109,25 @@ class BoundTable {
   };
   static constexpr uint64_t kKeyBits = (uint64_t(1) << 48) - 1;
 
-  void Resize(size_t size) {
-    std::vector<Entry> old = std::move(entries_);
-    entries_.assign(size, Entry{});
+  // Grows the table to `size` entries, or keeps it where the memory cannot
+  // be had (then it grows no more).
+  bool Resize(size_t size) {
+    LargePages memory(size * sizeof(Entry));
+    if (!memory.data()) {
+      max_ = size_;
+      return false;
+    }
+    const Entry* old = entries_;
+    const size_t old_size = size_;
+    LargePages old_memory = std::move(memory_);
+    memory_ = std::move(memory);
+    entries_ = static_cast<Entry*>(memory_.data());  // zeroed: every entry empty
+    size_ = size;
     mask_ = size - 1;
     used_ = 0;
-    for (const Entry& e : old)
-      if (!e.empty()) Insert(e);
+    for (size_t i = 0; i < old_size; ++i)
+      if (!old[i].empty()) Insert(old[i]);
+    return true;
   }
   void Insert(const Entry& entry) {
     const size_t h = HashKey(Key{entry.a, entry.b & kKeyBits});
@@ -121,7 +142,9 @@ class BoundTable {
   }
 
   size_t max_;
-  std::vector<Entry> entries_;
+  LargePages memory_;
+  Entry* entries_ = nullptr;
+  size_t size_ = 0;
   size_t mask_ = 0;
   size_t used_ = 0;
 };

@@ -80,6 +80,10 @@ absl::Status ValidateFinishOptions(const FinishOptions& options) {
     return absl::InvalidArgumentError(absl::StrCat(
         "the pattern group size must be -1 (by the board), 0 (no pattern databases) or 1 to ",
         kMaxPatternGroupSize, ", not ", options.pattern_group_size));
+  if (options.bound_table_megabytes < 1 || options.bound_table_megabytes > kMaxBoundTableMegabytes)
+    return absl::InvalidArgumentError(absl::StrCat("the bound table's memory must be 1 to ",
+                                                   kMaxBoundTableMegabytes, " MiB, not ",
+                                                   options.bound_table_megabytes));
   return absl::OkStatus();
 }
 
@@ -133,6 +137,7 @@ class Count {
  public:
   Count(const Problem& p, const FinishOptions& options, Clock::time_point start)
       : p_(p), options_(options), start_(start) {
+    policy_.bound_table_entries = BoundTable::EntriesIn(options.bound_table_megabytes);
     if (options.time_limit_seconds > 0)
       limits_.deadline = start + std::chrono::duration_cast<Clock::duration>(
                                      std::chrono::duration<double>(options.time_limit_seconds));
@@ -420,7 +425,7 @@ class Count {
 
   const Problem& p_;
   const FinishOptions& options_;
-  const Policy policy_;
+  Policy policy_;  // with the bound table's size from the options
   Clock::time_point start_;
   SearchLimits limits_;
   std::vector<Partition> partitions_;

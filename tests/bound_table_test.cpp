@@ -1,0 +1,73 @@
+// The table of proven bounds (libsalta/src/finish/bound_table.h): what it
+// returns is a bound stored for that very node or nothing, however full;
+// it grows with its load up to its most, not beyond.
+#include "finish/bound_table.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace salta::finish_internal {
+namespace {
+
+Key NthKey(uint64_t n) {
+  return Key{n * 0x9E3779B97F4A7C15ull + 1, n & 0xFFFFFFFFFFFFull};
+}
+int NthBound(uint64_t n) {
+  return 1 + int(n % 200);
+}
+
+TEST(BoundTable, KeepsTheLargestBoundOfANode) {
+  BoundTable table(size_t(1) << 16);
+  EXPECT_EQ(table.Probe(NthKey(7)), 0);
+  table.Store(NthKey(7), 12);
+  table.Store(NthKey(7), 10);  // a weaker bound proven later keeps the stronger
+  EXPECT_EQ(table.Probe(NthKey(7)), 12);
+  table.Store(NthKey(7), 14);
+  EXPECT_EQ(table.Probe(NthKey(7)), 14);
+  table.Store(NthKey(8), kInf);
+  EXPECT_EQ(table.Probe(NthKey(8)), kInf);
+  // Keys that differ only in a node's history are other nodes.
+  EXPECT_EQ(table.Probe(NodeKey(NthKey(7), 3, 40)), 0);
+  table.Clear();
+  EXPECT_EQ(table.Probe(NthKey(7)), 0);
+}
+
+TEST(BoundTable, AFullTableForgetsButNeverLies) {
+  const size_t most = 1024;
+  BoundTable table(most);
+  const uint64_t n = 100000;
+  for (uint64_t i = 0; i < n; ++i) table.Store(NthKey(i), NthBound(i));
+  EXPECT_EQ(table.capacity(), most);
+  uint64_t kept = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    const int b = table.Probe(NthKey(i));
+    if (b == 0) continue;
+    ++kept;
+    EXPECT_EQ(b, NthBound(i)) << i;
+  }
+  EXPECT_GT(kept, most / 2);
+  EXPECT_LE(kept, most);
+}
+
+// Grown by the load, not by a full window: 10,000 nodes take 32,768 entries
+// (half full at most), not the table's most.
+TEST(BoundTable, GrowsWithItsLoadOnly) {
+  BoundTable table(size_t(1) << 24);
+  const uint64_t n = 10000;
+  for (uint64_t i = 0; i < n; ++i) table.Store(NthKey(i), NthBound(i));
+  EXPECT_EQ(table.capacity(), size_t(1) << 15);
+  uint64_t kept = 0;
+  for (uint64_t i = 0; i < n; ++i) kept += table.Probe(NthKey(i)) == NthBound(i);
+  EXPECT_GT(kept, n * 99 / 100);
+}
+
+TEST(BoundTable, EntriesInMegabytes) {
+  EXPECT_EQ(BoundTable::EntriesIn(1), size_t(1) << 16);  // 16 bytes an entry
+  EXPECT_EQ(BoundTable::EntriesIn(3), size_t(1) << 17);
+  EXPECT_EQ(BoundTable::EntriesIn(512), size_t(1) << 25);
+}
+
+}  // namespace
+}  // namespace salta::finish_internal
