@@ -73,6 +73,18 @@ TEST(GroupBound, LongerRunsBoundTheCountWhereTheDatabasesDoNot) {
 // Far position 41 (Black, 52 moves): eleven pieces on targets need four
 // moves beyond their distances, which the tangle in the goal proves where
 // its first set's count is found.
+// The way replays: each move from where its piece stands, to a free
+// square, and every piece ends on its target.
+void ExpectReplays(const Problem& p, const std::vector<PieceMove>& path) {
+  Squares at = p.start;
+  for (const PieceMove& m : path) {
+    ASSERT_EQ(at[m.piece], m.from);
+    for (int i = 0; i < p.k; ++i) EXPECT_NE(at[i], m.to) << "a move to a taken square";
+    at[m.piece] = m.to;
+  }
+  for (int i = 0; i < p.k; ++i) EXPECT_EQ(at[i], p.target[i]);
+}
+
 FarCase Far41() {
   return FarCase(
       "standard", Side::kBlack,
@@ -188,15 +200,7 @@ TEST(GroupBound, TheBestSplitCarriesTheBoundIntoTheSearch) {
       ASSERT_EQ(outcome, Ida::Outcome::kSolved);
       EXPECT_EQ(lower, 52);
       EXPECT_EQ(path.size(), 52u);
-      // The way replays: each move from where its piece stands, to a free
-      // square, and every piece ends on its target.
-      Squares at = far.p.start;
-      for (const PieceMove& m : path) {
-        ASSERT_EQ(at[m.piece], m.from);
-        EXPECT_EQ(std::count(at.begin(), at.begin() + far.p.k, m.to), 0);
-        at[m.piece] = m.to;
-      }
-      for (int i = 0; i < far.p.k; ++i) EXPECT_EQ(at[i], far.p.target[i]);
+      ExpectReplays(far.p, path);
     } else {
       EXPECT_EQ(outcome, Ida::Outcome::kStopped);
       EXPECT_LT(lower, 52);
@@ -231,14 +235,8 @@ TEST(GroupBound, ASmallBoundTableProvesLessNeverMore) {
     solved[entries == 1024] = outcome == Ida::Outcome::kSolved;
     if (outcome != Ida::Outcome::kSolved) continue;
     EXPECT_EQ(lower, 52) << entries;
-    ASSERT_EQ(path.size(), 52u);
-    Squares at = far.p.start;
-    for (const PieceMove& m : path) {
-      ASSERT_EQ(at[m.piece], m.from);
-      EXPECT_EQ(std::count(at.begin(), at.begin() + far.p.k, m.to), 0);
-      at[m.piece] = m.to;
-    }
-    for (int i = 0; i < far.p.k; ++i) EXPECT_EQ(at[i], far.p.target[i]);
+    EXPECT_EQ(path.size(), 52u);
+    ExpectReplays(far.p, path);
   }
   EXPECT_TRUE(solved[0]);
   EXPECT_FALSE(solved[1]);
