@@ -3,7 +3,7 @@
 // of each.
 //
 //   build/bench/salta_finish_bench [--data FILE]... [--pdb-dir DIR]
-//       [--group-size K] [--off TECHNIQUE]... [--verbose]
+//       [--group-size K] [--bound-table-mb MB] [--off TECHNIQUE]... [--verbose]
 //   build/bench/salta_finish_bench --generate 100 --seed 1 > data/finish-bench.txt
 //   build/bench/salta_finish_bench --generate-far 100 --seed 1 > data/finish-bench-far.txt
 //
@@ -393,6 +393,8 @@ int main(int argc, char** argv) {
       options.pattern_dir = next();
     else if (a == "--group-size")
       options.pattern_group_size = std::stoi(next());
+    else if (a == "--bound-table-mb")
+      options.bound_table_megabytes = std::stoi(next());
     else if (a == "--time-limit")
       options.time_limit_seconds = std::stod(next());
     else if (a == "--node-limit")
@@ -409,7 +411,8 @@ int main(int argc, char** argv) {
       seed = std::stoull(next());
     else {
       std::cerr << "usage: salta_finish_bench [--data FILE]... [--pdb-dir DIR] [--group-size K] "
-                   "[--time-limit S] [--node-limit N] [--off TECHNIQUE]... [--verbose]\n"
+                   "[--bound-table-mb MB] [--time-limit S] [--node-limit N] [--off TECHNIQUE]... "
+                   "[--verbose]\n"
                    "       salta_finish_bench --generate N [--seed S]\n"
                    "       salta_finish_bench --generate-far N [--seed S]\n"
                    "TECHNIQUE: a switch of FinishTechniques (salta/finish.h), e.g. "
