@@ -59,14 +59,16 @@ class BoundTable {
     if (entries_) __builtin_prefetch(&entries_[HashKey(k) & mask_]);
   }
 
-  void Store(const Key& k, int bound) {
+  // `inner`: the node's search went below it (else every child was cut by
+  // its bound alone, and searching the node again costs one expansion).
+  void Store(const Key& k, int bound, bool inner = true) {
     if (bound <= 0 || !entries_) return;
     const size_t h = HashKey(k);
     Entry* weakest = nullptr;
     for (size_t i = 0; i < kWindow; ++i) {
       Entry& e = entries_[(h + i) & mask_];
       if (e.empty()) {
-        e.Set(k, bound);
+        e.Set(k, bound, inner);
         ++used_;
         // Grown by the load alone: a full window is bad luck in a table
         // half empty, and growing for it would double the memory.
@@ -74,12 +76,12 @@ class BoundTable {
         return;
       }
       if (e.Is(k)) {
-        e.Set(k, std::max(e.bound(), bound));
+        e.Set(k, std::max(e.bound(), bound), inner || e.inner());
         return;
       }
-      if (!weakest || e.bound() < weakest->bound()) weakest = &e;
+      if (!weakest || e.worth() < weakest->worth()) weakest = &e;
     }
-    weakest->Set(k, bound);  // a bound is only an optimisation: losing one is safe
+    weakest->Set(k, bound, inner);  // a bound is only an optimisation: losing one is safe
   }
 
   // The entries the table has now: it grows with its load, up to its most.
@@ -92,19 +94,22 @@ class BoundTable {
 
  private:
   static constexpr size_t kWindow = 8;
-  // The key with the bound in the top 16 bits of b (NodeKey leaves them
-  // free); 0xFFFF stands for kInf.
+  // The key with, in the top 16 bits of b (NodeKey leaves them free), the
+  // bound in 15 (0x7FFF stands for kInf) and whether the node is inner.
   struct Entry {
     uint64_t a = 0, b = 0;
     bool empty() const { return (b >> 48) == 0; }
     bool Is(const Key& k) const { return a == k.a && (b & kKeyBits) == k.b; }
     int bound() const {
-      const int v = int(b >> 48);
-      return v == 0xFFFF ? kInf : v;
+      const int v = int(b >> 48) & 0x7FFF;
+      return v == 0x7FFF ? kInf : v;
     }
-    void Set(const Key& k, int v) {
+    bool inner() const { return b >> 63; }
+    // Which entry gives way first: a leaf's, then the least bound's.
+    int worth() const { return (inner() ? 0x8000 : 0) + (int(b >> 48) & 0x7FFF); }
+    void Set(const Key& k, int v, bool inner) {
       a = k.a;
-      b = k.b | (uint64_t(v >= 0xFFFF ? 0xFFFF : v) << 48);
+      b = k.b | (uint64_t(v >= 0x7FFF ? 0x7FFF : v) << 48) | (uint64_t(inner) << 63);
     }
   };
   static constexpr uint64_t kKeyBits = (uint64_t(1) << 48) - 1;

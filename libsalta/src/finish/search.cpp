@@ -203,6 +203,7 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
                                      children_[d].tie < children_[d - 1].tie));
          --d)
       std::swap(children_[d], children_[d - 1]);
+  bool expanded = false;
   for (size_t c = base; c < children_.size(); ++c) {
     const PieceMove mv = children_[c].move;
     const Key child_key = MovedKey(key_, mv.piece, mv.from, mv.to);
@@ -225,6 +226,7 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
       key_ = child_key;
       h_.Moved(sq_, mv.piece, saved);
       r = Search(g + 1, bound, hc, mv);
+      expanded = true;
       h_.Restore(mv.piece, saved);
       split_ = split;
       left_[j] = left;
@@ -249,7 +251,7 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
   // Pruned moves are only known to start no way within the budget: the
   // bound proven is the least above it of the count's parity.
   if (movers != all) best = std::min(best, bound - g + 1 + ((bound - g + 1 - h) & 1));
-  if (options_.bound_table) bounds_.Store(NodeOf(key_, last.piece, last.from), best);
+  if (options_.bound_table) bounds_.Store(NodeOf(key_, last.piece, last.from), best, expanded);
   return best;
 }
 
