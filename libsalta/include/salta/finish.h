@@ -104,8 +104,9 @@ struct FinishOptions {
   // in memory. Either way they are cached for the life of the process.
   std::string pattern_dir;
   // Whether a count may start from the large pattern databases when earlier
-  // counts of the process left them in memory, or pattern_dir holds them
-  // (fewer nodes). False: a count
+  // counts of the process left them in memory, and load them from
+  // pattern_dir where the first short search does not end it (fewer nodes).
+  // False: a count
   // always takes the same nodes, whatever ran before it, so that under a
   // node_limit whether it is exact depends on the position alone.
   bool reuse_cached_patterns = true;
