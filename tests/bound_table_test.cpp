@@ -21,12 +21,12 @@ int NthBound(uint64_t n) {
 TEST(BoundTable, KeepsTheLargestBoundOfANode) {
   BoundTable table(size_t(1) << 16);
   EXPECT_EQ(table.Probe(NthKey(7)), 0);
-  table.Store(NthKey(7), 12);
-  table.Store(NthKey(7), 10);  // a weaker bound proven later keeps the stronger
+  table.Store(NthKey(7), 12, true);
+  table.Store(NthKey(7), 10, true);  // a weaker bound proven later keeps the stronger
   EXPECT_EQ(table.Probe(NthKey(7)), 12);
-  table.Store(NthKey(7), 14);
+  table.Store(NthKey(7), 14, true);
   EXPECT_EQ(table.Probe(NthKey(7)), 14);
-  table.Store(NthKey(8), kInf);
+  table.Store(NthKey(8), kInf, true);
   EXPECT_EQ(table.Probe(NthKey(8)), kInf);
   // Keys that differ only in a node's history are other nodes.
   EXPECT_EQ(table.Probe(NodeKey(NthKey(7), 3, 40)), 0);
@@ -38,7 +38,7 @@ TEST(BoundTable, AFullTableForgetsButNeverLies) {
   const size_t most = 1024;
   BoundTable table(most);
   const uint64_t n = 100000;
-  for (uint64_t i = 0; i < n; ++i) table.Store(NthKey(i), NthBound(i));
+  for (uint64_t i = 0; i < n; ++i) table.Store(NthKey(i), NthBound(i), true);
   EXPECT_EQ(table.capacity(), most);
   uint64_t kept = 0;
   for (uint64_t i = 0; i < n; ++i) {
@@ -74,7 +74,7 @@ TEST(BoundTable, LeavesGiveWayFirst) {
 TEST(BoundTable, GrowsWithItsLoadOnly) {
   BoundTable table(size_t(1) << 24);
   const uint64_t n = 10000;
-  for (uint64_t i = 0; i < n; ++i) table.Store(NthKey(i), NthBound(i));
+  for (uint64_t i = 0; i < n; ++i) table.Store(NthKey(i), NthBound(i), true);
   EXPECT_EQ(table.capacity(), size_t(1) << 15);
   uint64_t kept = 0;
   for (uint64_t i = 0; i < n; ++i) kept += table.Probe(NthKey(i)) == NthBound(i);

@@ -889,6 +889,20 @@ std::vector<std::string> TableDirs(const std::string& dir) {
   return tables;
 }
 
+// Overwrites the start of every data file of the tables; returns how many.
+int Damage(const std::vector<std::string>& tables) {
+  int files = 0;
+  for (const std::string& t : tables)
+    for (const auto& f : std::filesystem::directory_iterator(t))
+      if (f.path().extension() == ".sst") {
+        std::fstream out(f.path(), std::ios::in | std::ios::out | std::ios::binary);
+        out.seekp(0);
+        out.write("damaged!damaged!", 16);
+        ++files;
+      }
+  return files;
+}
+
 // The large (four-piece) tables in the pattern directory are read only by
 // counts the first short search with the three-piece ones does not end
 // (reading them takes longer than most counts): damaged, they go unnoticed
@@ -899,19 +913,12 @@ TEST(ScoreCli, LargePatternTablesAreReadOnlyByLongerCounts) {
   const std::string board = " --board 8 --rows 3 --pattern-dir '" + dir + "'";
   const ToolRun built = RunTool("--build-patterns" + board);
   ASSERT_EQ(built.status, 0) << built.out << built.err;
-  int damaged = 0;
+  std::vector<std::string> large;
   for (const std::string& t : TableDirs(dir)) {
     const std::string targets = t.substr(t.find("targets_") + 8);
-    if (std::count(targets.begin(), targets.end(), '_') != 3) continue;  // four targets
-    for (const auto& f : std::filesystem::directory_iterator(t))
-      if (f.path().extension() == ".sst") {
-        std::fstream out(f.path(), std::ios::in | std::ios::out | std::ios::binary);
-        out.seekp(0);
-        out.write("damaged!damaged!", 16);
-        ++damaged;
-      }
+    if (std::count(targets.begin(), targets.end(), '_') == 3) large.push_back(t);  // four targets
   }
-  ASSERT_GT(damaged, 0);
+  ASSERT_GT(Damage(large), 0);
   const ToolRun start = RunTool("--side white --json" + board);
   EXPECT_EQ(start.status, 0) << start.out << start.err;
   EXPECT_FALSE(Has(start.err, "damaged")) << start.err;
@@ -942,13 +949,7 @@ TEST(ScoreCli, PatternTablesAreBuiltAheadCheckedAndRebuilt) {
   ASSERT_GT(count, 0) << first.dump();
 
   // Damage the data of every table: reported, rebuilt, the same count.
-  for (const std::string& t : tables)
-    for (const auto& f : std::filesystem::directory_iterator(t))
-      if (f.path().extension() == ".sst") {
-        std::fstream out(f.path(), std::ios::in | std::ios::out | std::ios::binary);
-        out.seekp(0);
-        out.write("damaged!damaged!", 16);
-      }
+  Damage(tables);
   const ToolRun damaged = RunTool("--side white --json" + board);
   EXPECT_EQ(damaged.status, 0) << damaged.out << damaged.err;
   EXPECT_TRUE(Has(damaged.err, "damaged")) << damaged.err;

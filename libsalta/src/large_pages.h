@@ -19,7 +19,6 @@ class LargePages {
   LargePages& operator=(const LargePages&) = delete;
 
   void* data() const { return data_; }
-  size_t size() const { return size_; }
 
  private:
   void Release();

@@ -106,9 +106,9 @@ struct FinishOptions {
   // Whether a count may start from the large pattern databases when earlier
   // counts of the process left them in memory, and load them from
   // pattern_dir where the first short search does not end it (fewer nodes).
-  // False: a count
-  // always takes the same nodes, whatever ran before it, so that under a
-  // node_limit whether it is exact depends on the position alone.
+  // False: a count always takes the same nodes, whatever ran before it, so
+  // that under a node_limit whether it is exact depends on the position
+  // alone.
   bool reuse_cached_patterns = true;
   // The most memory, in MiB, the table of proven bounds may grow to (it
   // grows with the nodes searched; most counts use a few MiB). Counts far

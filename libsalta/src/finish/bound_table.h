@@ -32,7 +32,13 @@ inline Key NodeKey(Key state, int last_piece, int last_from) {
 class BoundTable {
  public:
   explicit BoundTable(size_t max_entries) : max_(std::max<size_t>(max_entries, 1024)) {
-    Resize(1024);
+    // Where not even that can be had, one window of its own, so that no
+    // probe need ask whether there is a table.
+    if (!Resize(1024)) {
+      entries_ = fallback_;
+      size_ = max_ = kWindow;
+      mask_ = kWindow - 1;
+    }
   }
 
   // The most entries `megabytes` MiB hold (a power of two, at least 1024).
@@ -43,7 +49,6 @@ class BoundTable {
 
   // The proven bound of the node, 0 if none.
   int Probe(const Key& k) const {
-    if (!entries_) return 0;
     const size_t h = HashKey(k);
     for (size_t i = 0; i < kWindow; ++i) {
       const Entry& e = entries_[(h + i) & mask_];
@@ -55,14 +60,12 @@ class BoundTable {
 
   // Starts loading the node's entries: a search asks for the bounds of all
   // its children, and the table is far larger than the caches.
-  void Prefetch(const Key& k) const {
-    if (entries_) __builtin_prefetch(&entries_[HashKey(k) & mask_]);
-  }
+  void Prefetch(const Key& k) const { __builtin_prefetch(&entries_[HashKey(k) & mask_]); }
 
   // `inner`: the node's search went below it (else every child was cut by
   // its bound alone, and searching the node again costs one expansion).
-  void Store(const Key& k, int bound, bool inner = true) {
-    if (bound <= 0 || !entries_) return;
+  void Store(const Key& k, int bound, bool inner) {
+    if (bound <= 0) return;
     const size_t h = HashKey(k);
     Entry* weakest = nullptr;
     for (size_t i = 0; i < kWindow; ++i) {
@@ -88,7 +91,7 @@ class BoundTable {
   size_t capacity() const { return size_; }
 
   void Clear() {
-    if (entries_) std::memset(static_cast<void*>(entries_), 0, size_ * sizeof(Entry));
+    std::memset(static_cast<void*>(entries_), 0, size_ * sizeof(Entry));
     used_ = 0;
   }
 
@@ -105,8 +108,9 @@ class BoundTable {
       return v == 0x7FFF ? kInf : v;
     }
     bool inner() const { return b >> 63; }
-    // Which entry gives way first: a leaf's, then the least bound's.
-    int worth() const { return (inner() ? 0x8000 : 0) + (int(b >> 48) & 0x7FFF); }
+    // Which entry gives way first: a leaf's, then the least bound's (the
+    // inner bit above the bound).
+    int worth() const { return int(b >> 48); }
     void Set(const Key& k, int v, bool inner) {
       a = k.a;
       b = k.b | (uint64_t(v >= 0x7FFF ? 0x7FFF : v) << 48) | (uint64_t(inner) << 63);
@@ -148,6 +152,7 @@ class BoundTable {
 
   size_t max_;
   LargePages memory_;
+  Entry fallback_[kWindow];
   Entry* entries_ = nullptr;
   size_t size_ = 0;
   size_t mask_ = 0;

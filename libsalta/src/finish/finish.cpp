@@ -52,6 +52,13 @@ absl::StatusOr<std::vector<Partition>> BoundPartitions(const Problem& p, int siz
   return ResolvePartitions(p, PartitionsByTarget(p, size, offsets), source, find);
 }
 
+// The solver's constants with the bound table's size from the options.
+Policy PolicyFor(const FinishOptions& options) {
+  Policy policy;
+  policy.bound_table_entries = BoundTable::EntriesIn(options.bound_table_megabytes);
+  return policy;
+}
+
 std::vector<Move> ToMoves(const Problem& p, const std::vector<PieceMove>& path) {
   std::vector<Move> moves;
   for (const PieceMove& mv : path) {
@@ -136,8 +143,7 @@ namespace {
 class Count {
  public:
   Count(const Problem& p, const FinishOptions& options, Clock::time_point start)
-      : p_(p), options_(options), start_(start) {
-    policy_.bound_table_entries = BoundTable::EntriesIn(options.bound_table_megabytes);
+      : p_(p), options_(options), policy_(PolicyFor(options)), start_(start) {
     if (options.time_limit_seconds > 0)
       limits_.deadline = start + std::chrono::duration_cast<Clock::duration>(
                                      std::chrono::duration<double>(options.time_limit_seconds));
@@ -197,15 +203,9 @@ class Count {
     // The large databases, where pattern_dir holds them: loading them
     // takes a quarter of a second, a hundred times what most counts take.
     if (small < size && options_.reuse_cached_patterns) {
-      absl::StatusOr<std::vector<Partition>> stored =
-          BoundPartitions(p_, size, options_, policy_, Find::kStored);
+      absl::StatusOr<bool> stored = UseLarge(size, Find::kStored);
       if (!stored.ok()) return stored.status();
-      if (!stored->empty()) {
-        SetBound(std::move(*stored));
-        small = size;
-        result_.pattern_size = size;
-        lower_ = std::max(lower_, h_.value());
-      }
+      if (*stored) small = size;
     }
     // 2. A way to finish, and larger groups for the bound: where the two
     //    meet, the count is proven.
@@ -214,13 +214,9 @@ class Count {
     //    take seconds to build: not under a tight limit).
     if (small < size && TimeLeft() > policy_.large_pdb_seconds &&
         NodesLeft() >= policy_.large_pdb_nodes) {
-      absl::StatusOr<std::vector<Partition>> large =
-          BoundPartitions(p_, size, options_, policy_, Find::kBuild);
-      if (!large.ok()) return large.status();
-      if (large->empty()) return absl::InternalError("no pattern databases of the large size");
-      SetBound(std::move(*large));
-      result_.pattern_size = size;
-      lower_ = std::max(lower_, h_.value());
+      absl::StatusOr<bool> built = UseLarge(size, Find::kBuild);
+      if (!built.ok()) return built.status();
+      if (!*built) return absl::InternalError("no pattern databases of the large size");
       if (UpperAndGroups(0)) return Concluded();
     }
     // 4. IDA* and the searches for a way (wider beams while none is found,
@@ -239,6 +235,19 @@ class Count {
   }
 
  private:
+  // The databases of groups of `size` as the bound, where `find` has them
+  // (false where not).
+  absl::StatusOr<bool> UseLarge(int size, Find find) {
+    absl::StatusOr<std::vector<Partition>> large =
+        BoundPartitions(p_, size, options_, policy_, find);
+    if (!large.ok()) return large.status();
+    if (large->empty()) return false;
+    SetBound(std::move(*large));
+    result_.pattern_size = size;
+    lower_ = std::max(lower_, h_.value());
+    return true;
+  }
+
   // Needs at least one partition.
   void SetBound(std::vector<Partition> partitions) {
     partitions_ = partitions;
@@ -438,7 +447,7 @@ class Count {
 
   const Problem& p_;
   const FinishOptions& options_;
-  Policy policy_;  // with the bound table's size from the options
+  const Policy policy_;
   Clock::time_point start_;
   SearchLimits limits_;
   std::vector<Partition> partitions_;

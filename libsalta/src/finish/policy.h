@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "salta/finish.h"
+
 namespace salta::finish_internal {
 
 struct Policy {
@@ -57,9 +59,9 @@ struct Policy {
   // to 0.5 s).
   int neighbourhood_pieces = 4;
   uint64_t neighbourhood_worse_odds = 30;
-  // The bound table's largest size (16 bytes an entry): set from
-  // FinishOptions::bound_table_megabytes.
-  size_t bound_table_entries = size_t(1) << 25;
+  // The bound table's largest size (16 bytes an entry): a count sets it
+  // from FinishOptions::bound_table_megabytes.
+  size_t bound_table_entries = (size_t(kDefaultBoundTableMegabytes) << 20) / 16;
   // The large databases are built (seconds; minutes in a sanitized build)
   // only with at least this much time left, and under a node limit with at
   // least this many nodes left: their build is not counted in nodes, so a
