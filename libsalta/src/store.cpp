@@ -122,6 +122,10 @@ absl::StatusOr<std::unique_ptr<rocksdb::DB>> OpenDb(const std::string& dir, bool
   options.error_if_exists = create;
   options.info_log_level = rocksdb::InfoLogLevel::ERROR_LEVEL;
   options.keep_log_file_num = 1;
+  // A table has a few files: opening them on one thread is faster than
+  // starting the default 16 (a one-shot count opens up to 17 pattern
+  // tables: 40 ms with them, 15 ms without).
+  options.max_file_opening_threads = 1;
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s = writable ? rocksdb::DB::Open(options, dir, &raw)
                                : rocksdb::DB::OpenForReadOnly(options, dir, &raw);
