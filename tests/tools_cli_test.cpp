@@ -201,6 +201,8 @@ TEST(ToolsCli, CommandLinesAreReadStrictly) {
            {"salta-score --time-limit 0x10", "--time-limit: \"0x10\" is not a number"},
            {"salta-score --time-limit -1", "--time-limit: \"-1\" is not a number"},
            {"salta-validate --score-node-limit -5 x.sgn", "--score-node-limit: \"-5\""},
+           {"salta-validate --bound-table-mb 0 x.sgn",
+            "--bound-table-mb: \"0\" is not a whole number from 1 to 1048576"},
            // One --threads limit for every tool.
            {"salta-perft --threads 1025 1",
             "--threads: \"1025\" is not a whole number from 0 to 1024"},
@@ -270,6 +272,12 @@ TEST(ToolsCli, QuietSaysWhatItDoesAndDoesItWithJsonToo) {
   const Outcome help = Sh("salta-validate --help");
   EXPECT_TRUE(Has(help.out, "no summary line")) << help.out;
   EXPECT_TRUE(Has(help.out, "--score-node-limit")) << help.out;
+  EXPECT_TRUE(Has(help.out, "--bound-table-mb")) << help.out;
+  // The counts of Score tags with the smallest bound table: the same verdicts.
+  const Outcome small = Sh("salta-validate --bound-table-mb 1 " + kGames + "/valid/scored.sgn");
+  EXPECT_EQ(small.status, 0) << small.out << small.err;
+  EXPECT_TRUE(Has(small.out, "game 2: valid, 4 plies, result 0-1 (move-limit), score 2"))
+      << small.out;
   const Outcome score = Sh("salta-score --help");
   EXPECT_TRUE(Has(score.out, "take far longer")) << score.out;
 }

@@ -15,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "salta/finish.h"
 #include "salta/game.h"
 #include "salta/parallel.h"
 #include "salta/variant.h"
@@ -79,6 +80,18 @@ inline CLI::Option* AddThreadsOption(CLI::App& app, int& threads) {
   return app.add_option("--threads", threads, "Worker threads; 0 uses every core")
       ->capture_default_str()
       ->transform(Integer(0, ThreadPool::kMaxThreads));
+}
+
+// The memory of each scoring count's table of proven bounds
+// (FinishOptions::bound_table_megabytes).
+inline CLI::Option* AddBoundTableOption(CLI::App& app, int& megabytes) {
+  return app
+      .add_option("--bound-table-mb", megabytes,
+                  "The most memory (MiB) each count's table of proven bounds may take: counts "
+                  "of tens of millions of nodes search far fewer with a larger one; most take a "
+                  "few MiB")
+      ->capture_default_str()
+      ->transform(Integer(1, kMaxBoundTableMegabytes));
 }
 
 struct VariantFlags {

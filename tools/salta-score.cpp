@@ -161,12 +161,7 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
          "are printed and the exit status is 3")
       ->capture_default_str()
       ->transform(salta::tools::Real(0, 1e9));
-  app.add_option("--bound-table-mb", bound_table_mb,
-                 "The most memory (MiB) each count's table of proven bounds may take: counts "
-                 "of tens of millions of nodes search far fewer with a larger one; most take a "
-                 "few MiB")
-      ->capture_default_str()
-      ->transform(salta::tools::Integer(1, salta::kMaxBoundTableMegabytes));
+  salta::tools::AddBoundTableOption(app, bound_table_mb);
   app.add_flag("--solution", solution,
                "Also print a move sequence for each side: optimal when the count is exact, else "
                "the shortest found (the upper bound), marked as not proven optimal");

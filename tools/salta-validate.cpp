@@ -262,6 +262,7 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
   bool strict = false, lenient = false, json = false, quiet = false;
   int threads = 0;
   uint64_t score_node_limit = salta::kDefaultScoreNodeLimit;
+  int bound_table_mb = salta::kDefaultBoundTableMegabytes;
   app.add_option("--rules", preset,
                  "Rules preset for games without a Rules tag: standard, pre1900 or forward")
       ->capture_default_str();
@@ -288,6 +289,7 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
                  "Verdicts never depend on time, threads or load")
       ->capture_default_str()
       ->transform(salta::tools::Integer(0, std::numeric_limits<uint64_t>::max()));
+  salta::tools::AddBoundTableOption(app, bound_table_mb);
   app.add_option("FILE", files, "Record files; - for standard input")->required();
   if (int status = salta::tools::ParseCommandLine(app, tool, argc, argv); status >= 0)
     return status;
@@ -310,6 +312,7 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
   options.overrides = overrides;
   options.lenient = lenient;
   options.count = salta::ScoreCountOptions(score_node_limit);
+  options.count.bound_table_megabytes = bound_table_mb;
 
   const auto t0 = std::chrono::steady_clock::now();
   Summary summary;
