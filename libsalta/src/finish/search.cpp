@@ -40,6 +40,13 @@ uint32_t Ida::Movers(int budget) const {
   int dist[kMaxPiecesInProblem], slack[kMaxPiecesInProblem];
   for (int i = 0; i < k; ++i) dist[i] = p_.dist[sq_[i]][p_.target[i]];
   h_.Slack(budget, dist, slack);
+  // The start split's groups bound their pieces' moves the same way: a
+  // group's moves are at least its bound, the others' at least theirs.
+  if (split_groups_ > 0)
+    for (int i = 0; i < k; ++i) {
+      const int j = split_of_[i];
+      slack[i] = std::min(slack[i], budget - split_ + std::max(left_[j], dist_[j]) - dist_[j]);
+    }
   static_assert(kMaxPiecesInProblem <= 16, "a piece a lane of 16 bits");
   // reach[i]: the squares piece i may stand on in a way within the budget.
   Bitboard reach[16] = {};
