@@ -87,7 +87,8 @@ inline constexpr int kMaxBoundTableMegabytes = 1 << 20;
 
 struct FinishOptions {
   // Stop after this many seconds (0: no limit) or this many searched nodes
-  // (0: no limit) and return proven bounds instead of the exact count.
+  // (0: no limit; never more nodes than that) and return proven bounds
+  // instead of the exact count.
   double time_limit_seconds = 0;
   uint64_t node_limit = 0;
   // Return a move sequence: optimal when the result is exact, else the

@@ -147,7 +147,7 @@ class Count {
     if (options.time_limit_seconds > 0)
       limits_.deadline = start + std::chrono::duration_cast<Clock::duration>(
                                      std::chrono::duration<double>(options.time_limit_seconds));
-    limits_.max_nodes = options.node_limit;
+    if (options.node_limit > 0) limits_.max_nodes = options.node_limit;
   }
 
   absl::StatusOr<FinishResult> Run() {
@@ -261,22 +261,20 @@ class Count {
     return std::chrono::duration<double>(limits_.deadline - Clock::now()).count();
   }
   uint64_t NodesUsed() const { return nodes_ + ida_->nodes(); }
-  // Under the node limit; the most a number can say without one.
+  // Under the node limit; kNoNodeLimit without one.
   uint64_t NodesLeft() const {
-    if (limits_.max_nodes == 0) return std::numeric_limits<uint64_t>::max();
+    if (limits_.max_nodes == kNoNodeLimit) return kNoNodeLimit;
     return limits_.max_nodes > NodesUsed() ? limits_.max_nodes - NodesUsed() : 0;
   }
 
   // The searches' limits with at most `nodes` more nodes (0: the limits'
-  // own), for a search whose own count is at `own`.
+  // own), for a search whose own count is at `own`. With none left, a
+  // search stops before its first node.
   SearchLimits Limits(uint64_t nodes, uint64_t own) const {
     SearchLimits l = limits_;
-    l.max_nodes = 0;  // none
-    if (limits_.max_nodes == 0 && nodes == 0) return l;
     uint64_t allowed = NodesLeft();
     if (nodes > 0) allowed = std::min(allowed, nodes);
-    // (At least one, so that a search starts and sees the limit.)
-    l.max_nodes = own + std::max<uint64_t>(allowed, 1);
+    l.max_nodes = allowed >= kNoNodeLimit - own ? kNoNodeLimit : own + allowed;
     return l;
   }
 
@@ -326,7 +324,7 @@ class Count {
         uint64_t beam_nodes = 0;
         SearchLimits l = Limits(0, 0);
         // Under a node limit, half of what is left.
-        if (limits_.max_nodes > 0) l.max_nodes = std::max<uint64_t>(1, l.max_nodes / 2);
+        if (l.max_nodes != kNoNodeLimit) l.max_nodes /= 2;
         if (BeamSearch(p_, h_, width, order, 2 * lower_ + 20, l, way, beam_nodes))
           Offer(std::move(way));
         nodes_ += beam_nodes;

@@ -136,10 +136,8 @@ GroupBound::Count GroupBound::Run(std::unique_ptr<SetSearch> search, uint64_t gr
                                   const std::vector<PieceMove>& way) {
   Ida& ida = *search->ida;
   const uint64_t before = ida.nodes();
-  uint64_t allowed = group_nodes;
-  if (limits.max_nodes > 0)
-    allowed = std::max<uint64_t>(
-        1, std::min(group_nodes, limits.max_nodes > nodes ? limits.max_nodes - nodes : 0));
+  const uint64_t allowed =
+      std::min(group_nodes, limits.max_nodes > nodes ? limits.max_nodes - nodes : 0);
   SearchLimits sub_limits = limits;
   sub_limits.max_nodes = before + allowed;  // the search's own count
   const uint32_t pieces = search->pieces;
@@ -199,7 +197,7 @@ std::vector<PieceMove> GroupBound::WayWith(uint32_t part, const std::vector<Piec
 }
 
 bool GroupBound::OutOfBudget(const SearchLimits& limits, uint64_t nodes) {
-  return (limits.max_nodes > 0 && nodes >= limits.max_nodes) || Clock::now() >= limits.deadline;
+  return nodes >= limits.max_nodes || Clock::now() >= limits.deadline;
 }
 
 bool GroupBound::Touch(uint32_t a, uint32_t b) const {

@@ -111,7 +111,7 @@ void Ida::SetStartSplit(const StartSplit& split) {
 }
 
 bool Ida::Stop() {
-  if (limits_.max_nodes > 0 && nodes_ >= limits_.max_nodes) return true;
+  if (nodes_ >= limits_.max_nodes) return true;
   return (nodes_ & 1023) == 0 && limits_.deadline != Clock::time_point::max() &&
          Clock::now() >= limits_.deadline;
 }
@@ -159,11 +159,12 @@ bool Ida::Commutes(Square from, Square to, bool jump, const PieceMove& last) con
 }
 
 int Ida::Search(int g, int bound, int h, const PieceMove& last) {
-  ++nodes_;
+  // (Before counting the node: a limit of n nodes searches n, not n + 1.)
   if (Stop()) {
     aborted_ = true;
     return h;
   }
+  ++nodes_;
   int best = kInf;
   const size_t base = children_.size();
   bool goal = false;
@@ -308,7 +309,7 @@ bool BeamSearch(const Problem& p, Heuristic& h, int width, TieOrder order, int m
   for (int depth = 1; depth <= max_depth; ++depth) {
     candidates.clear();
     for (int32_t at : layer) {
-      if (limits.max_nodes > 0 && nodes - first_nodes >= limits.max_nodes) return false;
+      if (nodes - first_nodes >= limits.max_nodes) return false;
       if ((nodes & 63) == 0 && limits.deadline != Clock::time_point::max() &&
           Clock::now() >= limits.deadline)
         return false;

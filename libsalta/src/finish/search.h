@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <vector>
 
 #include "finish/bound_table.h"
@@ -18,9 +19,13 @@
 
 namespace salta::finish_internal {
 
-// When a search must stop: a total node count (0: none) or a time.
+// No limit on nodes.
+inline constexpr uint64_t kNoNodeLimit = std::numeric_limits<uint64_t>::max();
+
+// When a search must stop: a total node count (it searches no more nodes
+// than that, none where it is 0) or a time.
 struct SearchLimits {
-  uint64_t max_nodes = 0;
+  uint64_t max_nodes = kNoNodeLimit;
   Clock::time_point deadline = Clock::time_point::max();
 };
 

@@ -274,7 +274,7 @@ bool ShortenByNeighbourhoods(const Problem& p, int lower, const NeighbourhoodOpt
   std::vector<int> chosen, related;
   Inserter inserter(p);
   for (const uint64_t first = rounds; int(best.size()) > lower; ++rounds) {
-    if (limits.max_nodes > 0 && rounds - first >= limits.max_nodes) break;
+    if (rounds - first >= limits.max_nodes) break;
     if ((rounds & 15) == 0 && Clock::now() >= limits.deadline) break;
     // The squares each piece stands on along the way.
     std::array<Bitboard, kMaxPiecesInProblem> squares{};
