@@ -925,11 +925,16 @@ TEST(ScoreCli, LargePatternTablesAreReadOnlyByLongerCounts) {
   const nlohmann::json in_memory = RunJson("--side white --board 8 --rows 3 --pattern-dir ''");
   EXPECT_EQ(IntOr(ParseOneLine(start.out)["white"], "moves"), IntOr(in_memory["white"], "moves"))
       << start.out;
-  const ToolRun longer = RunTool(
+  const std::string longer_count =
       "--side white --json --rule move-limit=120 --position 'w S1b8,S2a7,S3d6,S4d4,M1b6,M2f4,"
       "M3g7,M4d8,U1f6,U2h6,U3h8,U4c7,s1d2,s2a3,s3f2,s4e3,m1h4,m2e1,m3h2,m4b4,u1c3,u2g3,u3b2,"
       "u4c1 240 #'" +
-      board);
+      board;
+  // Under a time limit shorter than their loading, not even then.
+  const ToolRun hurried = RunTool(longer_count + " --time-limit 0.2");
+  EXPECT_TRUE(hurried.status == 0 || hurried.status == 3) << hurried.out << hurried.err;
+  EXPECT_FALSE(Has(hurried.err, "damaged")) << hurried.err;
+  const ToolRun longer = RunTool(longer_count);
   EXPECT_EQ(longer.status, 0) << longer.out << longer.err;
   EXPECT_TRUE(Has(longer.err, "damaged")) << longer.err;
   EXPECT_TRUE(ParseOneLine(longer.out)["white"].value("exact", false)) << longer.out;

@@ -201,8 +201,10 @@ class Count {
     // 1. Most counts take a few hundred nodes of IDA*.
     if (options_.techniques.quick_search && RunIda(policy_.first_ida_nodes)) return Concluded();
     // The large databases, where pattern_dir holds them: loading them
-    // takes a quarter of a second, a hundred times what most counts take.
-    if (small < size && options_.reuse_cached_patterns) {
+    // takes a quarter of a second, a hundred times what most counts take
+    // (not under a shorter time limit).
+    if (small < size && options_.reuse_cached_patterns &&
+        TimeLeft() > policy_.large_pdb_load_seconds) {
       absl::StatusOr<bool> stored = UseLarge(size, Find::kStored);
       if (!stored.ok()) return stored.status();
       if (*stored) small = size;

@@ -68,6 +68,10 @@ struct Policy {
   // tight limit would not bound the count's time.
   double large_pdb_seconds = 4.0;
   uint64_t large_pdb_nodes = 1000000;
+  // The large databases stored in the pattern directory are loaded (a
+  // quarter of a second) only with at least this much time left: a count
+  // under a shorter limit keeps to it.
+  double large_pdb_load_seconds = 0.5;
 };
 
 }  // namespace salta::finish_internal
