@@ -393,8 +393,8 @@ class Count {
 
   // The groups' counts that bound the start carried into IDA*.
   void CarrySplit(const GroupBound& groups) {
-    if (options_.techniques.groups_in_search && groups.best_split().sum > 0)
-      ida_->SetStartSplit(groups.best_split());
+    if (options_.techniques.groups_in_search && !groups.best_splits().empty())
+      ida_->SetStartSplits(groups.best_splits());
   }
 
   // One for the whole count: the counts of sets of pieces alone that one

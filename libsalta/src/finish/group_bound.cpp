@@ -374,7 +374,15 @@ int GroupBound::RestBound(uint32_t rest, const SearchLimits& limits, uint64_t& n
 }
 
 void GroupBound::Offer(const StartSplit& split) {
-  if (split.sum < kInf && split.sum > best_split_.sum) best_split_ = split;
+  if (split.sum >= kInf || split.sum <= 0) return;
+  for (const StartSplit& s : best_splits_)
+    if (s.groups == split.groups && s.counts == split.counts) return;
+  // Best first; of equal sums, the one offered first.
+  auto at = std::find_if(best_splits_.begin(), best_splits_.end(),
+                         [&](const StartSplit& s) { return split.sum > s.sum; });
+  best_splits_.insert(at, split);
+  if (best_splits_.size() > size_t(policy_.carried_splits))
+    best_splits_.resize(policy_.carried_splits);
 }
 
 int GroupBound::Tangle(int lower, int target, uint64_t set_nodes, const SearchLimits& limits,

@@ -87,7 +87,9 @@ class GroupBound {
   // The partition of the pieces whose groups' counts (proven lower bounds
   // of each group alone at the start) sum to the best bound found so far:
   // what the search carries on (Ida::SetStartSplit). Empty before any.
-  const StartSplit& best_split() const { return best_split_; }
+  const StartSplit& best_split() const { return best_splits_.empty() ? none_ : best_splits_[0]; }
+  // The best few such partitions, best first (at most Ida::kMaxSplits).
+  const std::vector<StartSplit>& best_splits() const { return best_splits_; }
 
  private:
   struct Count {
@@ -158,7 +160,8 @@ class GroupBound {
   std::map<uint32_t, Count> counts_;
   std::vector<std::vector<int>> conflicts_;
   std::vector<PieceMove> tangle_way_;
-  StartSplit best_split_;
+  std::vector<StartSplit> best_splits_;
+  StartSplit none_;
   // The last search cut short, kept so that a later count of its set with
   // more nodes goes on where it stopped (its bound table holds what it
   // proved) instead of starting over.

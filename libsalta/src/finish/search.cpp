@@ -42,11 +42,14 @@ uint32_t Ida::Movers(int budget) const {
   h_.Slack(budget, dist, slack);
   // The start split's groups bound their pieces' moves the same way: a
   // group's moves are at least its bound, the others' at least theirs.
-  if (split_groups_ > 0)
+  for (int s = 0; s < num_splits_; ++s) {
+    const Split& split = splits_[s];
     for (int i = 0; i < k; ++i) {
-      const int j = split_of_[i];
-      slack[i] = std::min(slack[i], budget - split_ + std::max(left_[j], dist_[j]) - dist_[j]);
+      const int j = split.of[i];
+      slack[i] = std::min(slack[i],
+                          budget - split.sum + std::max(split.left[j], split.dist[j]) - split.dist[j]);
     }
+  }
   static_assert(kMaxPiecesInProblem <= 16, "a piece a lane of 16 bits");
   // reach[i]: the squares piece i may stand on in a way within the budget.
   Bitboard reach[16] = {};
@@ -90,24 +93,27 @@ uint32_t Ida::Movers(int budget) const {
   return best;
 }
 
-void Ida::SetStartSplit(const StartSplit& split) {
-  split_groups_ = 0;
-  split_ = 0;
-  // (Where a group cannot finish, the count has ended before any search.)
-  if (!p_.steps_only || split.sum >= kInf) return;
-  for (size_t j = 0; j < split.groups.size(); ++j) {
-    int dist = 0;
-    for (uint32_t g = split.groups[j]; g; g &= g - 1) {
-      const int i = std::countr_zero(g);
-      split_of_[i] = int8_t(j);
-      dist += p_.dist[sq_[i]][p_.target[i]];
+void Ida::SetStartSplits(const std::vector<StartSplit>& splits) {
+  num_splits_ = 0;
+  if (!p_.steps_only) return;
+  for (const StartSplit& start : splits) {
+    // (Where a group cannot finish, the count has ended before any search.)
+    if (num_splits_ == kMaxSplits || start.groups.empty() || start.sum >= kInf) continue;
+    Split& split = splits_[num_splits_++];
+    split.sum = 0;
+    for (size_t j = 0; j < start.groups.size(); ++j) {
+      int dist = 0;
+      for (uint32_t g = start.groups[j]; g; g &= g - 1) {
+        const int i = std::countr_zero(g);
+        split.of[i] = int8_t(j);
+        dist += p_.dist[sq_[i]][p_.target[i]];
+      }
+      // A count has the parity of its pieces' distances.
+      split.left[j] = start.counts[j] - ((start.counts[j] - dist) & 1);
+      split.dist[j] = dist;
+      split.sum += std::max(split.left[j], dist);
     }
-    // A count has the parity of its pieces' distances.
-    left_[j] = split.counts[j] - ((split.counts[j] - dist) & 1);
-    dist_[j] = dist;
-    split_ += std::max(left_[j], dist);
   }
-  split_groups_ = int(split.groups.size());
 }
 
 bool Ida::Stop() {
@@ -124,7 +130,7 @@ Ida::Outcome Ida::Run(int& lower, int stop_at, const SearchLimits& limits, TieOr
   h_.Set(sq_);
   const PieceMove root;
   const int h0 = std::max(
-      {h_.value(), split_, options_.bound_table ? bounds_.Probe(NodeOf(key_, -1, -1)) : 0});
+      {h_.value(), SplitBound(), options_.bound_table ? bounds_.Probe(NodeOf(key_, -1, -1)) : 0});
   if (h0 >= kInf) return Outcome::kUnreachable;
   lower = std::max(lower, h0);
   if (h_.value() == 0) {
@@ -183,7 +189,7 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
       if (options_.move_pruning && i < last.piece && Commutes(from, to, jump, last)) return;
       int hc = h_.Child(sq_, i, to, std::max(0, bound - g - 1));
       if (hc >= kInf) return;
-      if (split_groups_ > 0) hc = std::max(hc, SplitChild(i, from, to));
+      for (int s = 0; s < num_splits_; ++s) hc = std::max(hc, splits_[s].Child(p_, i, from, to));
       const PieceMove mv{int8_t(i), int8_t(from), int8_t(to), jump};
       if (hc == 0) {
         goal = true;
@@ -221,12 +227,18 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
     int r = hc;
     if (g + 1 + hc <= bound) {
       Heuristic::Saved saved;
-      const int split = split_, j = split_of_[mv.piece], left = left_[j], dist = dist_[j];
-      if (split_groups_ > 0) {
-        split_ = SplitChild(mv.piece, mv.from, mv.to);
-        left_[j] = left - 1;
-        dist_[j] =
-            dist + p_.dist[mv.to][p_.target[mv.piece]] - p_.dist[mv.from][p_.target[mv.piece]];
+      struct {
+        int sum, left, dist;
+      } split_saved[kMaxSplits];
+      const int closer =
+          p_.dist[mv.to][p_.target[mv.piece]] - p_.dist[mv.from][p_.target[mv.piece]];
+      for (int s = 0; s < num_splits_; ++s) {
+        Split& split = splits_[s];
+        const int j = split.of[mv.piece];
+        split_saved[s] = {split.sum, split.left[j], split.dist[j]};
+        split.sum = split.Child(p_, mv.piece, mv.from, mv.to);
+        --split.left[j];
+        split.dist[j] += closer;
       }
       sq_[mv.piece] = mv.to;
       occ_ ^= SquareBit(mv.from) | SquareBit(mv.to);
@@ -236,9 +248,13 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
       r = Search(g + 1, bound, hc, mv);
       expanded = true;
       h_.Restore(mv.piece, saved);
-      split_ = split;
-      left_[j] = left;
-      dist_[j] = dist;
+      for (int s = 0; s < num_splits_; ++s) {
+        Split& split = splits_[s];
+        const int j = split.of[mv.piece];
+        split.sum = split_saved[s].sum;
+        split.left[j] = split_saved[s].left;
+        split.dist[j] = split_saved[s].dist;
+      }
       key_ = key;
       occ_ ^= SquareBit(mv.from) | SquareBit(mv.to);
       sq_[mv.piece] = mv.from;

@@ -104,7 +104,11 @@ class Ida {
   // node as a database partition does. Unlike a database's, the bound of
   // a group whose conflicts no database sees (the tangle in the goal) then
   // falls only with the group's own moves. Between runs only.
-  void SetStartSplit(const StartSplit& split);
+  void SetStartSplit(const StartSplit& split) { SetStartSplits({split}); }
+  // Several such partitions: the node's bound is the largest of their sums
+  // (they fall with different moves). At most kMaxSplits.
+  static constexpr int kMaxSplits = 8;
+  void SetStartSplits(const std::vector<StartSplit>& splits);
 
   uint64_t nodes() const { return nodes_; }
   bool has_bound_table() const { return options_.bound_table; }
@@ -133,17 +137,26 @@ class Ida {
   // standing on s, can stand on in a way to its target of at most its
   // distance plus `slack` moves. Empty: no stubborn sets.
   std::vector<Bitboard> ellipse_;
-  // The start split's state on the way to the node: by group, its start
-  // count less its moves made (left_) and its pieces' distances (dist_);
-  // split_ is the sum over the groups of the larger of the two.
-  int split_groups_ = 0;
-  std::array<int8_t, kMaxPiecesInProblem> split_of_{};
-  std::array<int, kMaxPiecesInProblem> left_{}, dist_{};
-  int split_ = 0;
-  int SplitChild(int i, Square from, Square to) const {
-    const int j = split_of_[i];
-    const int d = dist_[j] + p_.dist[to][p_.target[i]] - p_.dist[from][p_.target[i]];
-    return split_ - std::max(left_[j], dist_[j]) + std::max(left_[j] - 1, d);
+  // A start split's state on the way to the node: by group, its start
+  // count less its moves made (left) and its pieces' distances (dist);
+  // sum is the sum over the groups of the larger of the two.
+  struct Split {
+    std::array<int8_t, kMaxPiecesInProblem> of{};
+    std::array<int, kMaxPiecesInProblem> left{}, dist{};
+    int sum = 0;
+    // The sum after piece i moves from `from` to `to`.
+    int Child(const Problem& p, int i, Square from, Square to) const {
+      const int j = of[i];
+      const int d = dist[j] + p.dist[to][p.target[i]] - p.dist[from][p.target[i]];
+      return sum - std::max(left[j], dist[j]) + std::max(left[j] - 1, d);
+    }
+  };
+  int num_splits_ = 0;
+  std::array<Split, kMaxSplits> splits_;
+  int SplitBound() const {
+    int b = 0;
+    for (int s = 0; s < num_splits_; ++s) b = std::max(b, splits_[s].sum);
+    return b;
   }
 
   const Problem& p_;
