@@ -90,27 +90,12 @@ std::string Rest(const std::string& info) {
   return space == std::string::npos ? "" : info.substr(space + 1);
 }
 
-struct Outcome {
-  int status = -1;
-  std::string out, err;
-};
+using Outcome = salta::CommandOutcome;
 
 // Runs a command line with sh in `dir`, the tools first on PATH.
 Outcome Sh(const fs::path& dir, const std::string& command) {
-  const fs::path err = dir / ".stderr";
-  const std::string line = "cd '" + dir.string() + "' && PATH='" + kTools.string() +
-                           "':\"$PATH\" && export PATH && { " + command + "\n} 2>'" + err.string() +
-                           "' </dev/null";
-  Outcome r;
-  salta::CommandResult ran = salta::RunCommand(line);
-  r.status = ran.status;
-  r.out = std::move(ran.out);
-  std::ifstream in(err);
-  std::stringstream s;
-  s << in.rdbuf();
-  r.err = s.str();
-  fs::remove(err);
-  return r;
+  return salta::RunCapturing("cd '" + dir.string() + "' && PATH='" + kTools.string() +
+                             "':\"$PATH\" && export PATH && { " + command + "\n}");
 }
 
 std::vector<std::string> SplitLines(const std::string& text) {

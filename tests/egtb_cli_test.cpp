@@ -81,28 +81,13 @@ std::string ReadFile(const std::string& path) {
 
 // Runs the tool with `args` (already quoted), `input` on standard input.
 ToolRun RunTool(const std::string& args, const std::string& input = "") {
-  ToolRun r;
-  char err_path[] = "/tmp/salta_egtb_cli_err_XXXXXX";
-  char in_path[] = "/tmp/salta_egtb_cli_in_XXXXXX";
-  const int efd = mkstemp(err_path), ifd = mkstemp(in_path);
-  if (efd < 0 || ifd < 0) {
-    ADD_FAILURE() << "mkstemp failed";
-    return r;
-  }
-  close(efd);
-  if (!input.empty() && write(ifd, input.data(), input.size()) != ssize_t(input.size()))
-    ADD_FAILURE() << "cannot write the input";
-  close(ifd);
-  const std::string command =
-      Quote(Tool()) + " " + args + " 2>" + Quote(err_path) + " <" + Quote(in_path);
   const auto start = std::chrono::steady_clock::now();
-  CommandResult ran = RunCommand(command);
+  CommandOutcome ran = RunCapturing(Quote(Tool()) + " " + args, input);
+  ToolRun r;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.status = ran.status;
   r.out = std::move(ran.out);
-  r.err = ReadFile(err_path);
-  unlink(err_path);
-  unlink(in_path);
+  r.err = std::move(ran.err);
   return r;
 }
 

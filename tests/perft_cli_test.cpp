@@ -30,10 +30,6 @@ ToolRun RunTool(const std::string& args, bool merge = true) {
   return RunCommand(command);
 }
 
-bool Has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 nlohmann::json ParseOneLine(const std::string& out) {
   EXPECT_FALSE(out.empty());
   EXPECT_EQ(out.back(), '\n') << out;

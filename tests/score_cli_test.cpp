@@ -29,6 +29,7 @@
 #include "salta/record.h"
 #include "salta/replay.h"
 #include "salta/store.h"
+#include "test_util.h"
 
 namespace salta {
 namespace {
@@ -36,11 +37,7 @@ namespace {
 // ---------------------------------------------------------------------------
 // Running the tool.
 
-struct ToolRun {
-  int status = -1;  // exit status, or -1 if the tool did not exit normally
-  std::string out;  // stdout
-  std::string err;  // stderr
-};
+using ToolRun = CommandOutcome;
 
 std::string Tool() {
   return std::string(SALTA_TOOLS_DIR) + "/salta-score";
@@ -52,36 +49,9 @@ std::string DataPath(const std::string& name) {
 
 // Runs the tool with `args` (already quoted for the shell).
 ToolRun RunTool(const std::string& args) {
-  ToolRun r;
-  char err_path[] = "/tmp/salta_score_cli_XXXXXX";
-  const int fd = mkstemp(err_path);
-  if (fd < 0) {
-    ADD_FAILURE() << "mkstemp failed";
-    return r;
-  }
-  close(fd);
-  const std::string command = "'" + Tool() + "' " + args + " 2>'" + err_path + "' </dev/null";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) {
-    ADD_FAILURE() << "popen failed: " << command;
-    unlink(err_path);
-    return r;
-  }
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
-  const int status = pclose(pipe);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream err(err_path);
-  std::stringstream text;
-  text << err.rdbuf();
-  r.err = text.str();
-  unlink(err_path);
-  return r;
-}
-
-bool Has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
+  std::string command = "'";  // (appended: GCC 12 warns of "'" + std::string)
+  command.append(Tool()).append("' ").append(args);
+  return RunCapturing(command);
 }
 
 nlohmann::json ParseOneLine(const std::string& out) {

@@ -22,11 +22,7 @@
 namespace salta {
 namespace {
 
-struct ToolRun {
-  int status = -1;  // exit status, or -1 if the tool did not exit normally
-  std::string out;  // stdout
-  std::string err;  // stderr
-};
+using ToolRun = CommandOutcome;
 
 std::string ToolPath(const std::string& name) {
   return std::string(SALTA_TOOLS_DIR) + "/" + name;
@@ -65,22 +61,10 @@ const Scratch& Tmp() {
 }
 
 // Runs `env` (variable settings or empty) and a tool with `args` (already
-// quoted for the shell), stdin from /dev/null.
+// quoted for the shell), nothing on standard input.
 ToolRun Show(const std::string& args, const std::string& env = "LC_ALL=C",
              const std::string& tool = "salta-show") {
-  ToolRun r;
-  const std::string err_path = Tmp().File("stderr");
-  const std::string command =
-      "env " + env + " '" + ToolPath(tool) + "' " + args + " 2>'" + err_path + "' </dev/null";
-  const CommandResult c = RunCommand(command);
-  r.status = c.status;
-  r.out = c.out;
-  r.err = ReadText(err_path);
-  return r;
-}
-
-bool Has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
+  return RunCapturing("env " + env + " '" + ToolPath(tool) + "' " + args);
 }
 
 std::string Python() {

@@ -22,33 +22,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int status = -1;
-  std::string out, err;
-};
+using Outcome = salta::CommandOutcome;
+using salta::Has;
 
 // Runs a shell command line (tool names are replaced by their paths).
 Outcome Sh(const std::string& command) {
-  static int counter = 0;
-  const fs::path err_path =
-      fs::temp_directory_path() /
-      ("salta_tools_cli_" + std::to_string(getpid()) + "_" + std::to_string(counter++) + ".err");
-  const std::string line = "PATH='" + std::string(SALTA_TOOLS_DIR) + "':\"$PATH\"; { " + command +
-                           "; } 2>'" + err_path.string() + "'";
-  Outcome r;
-  salta::CommandResult ran = salta::RunCommand(line);
-  r.status = ran.status;
-  r.out = std::move(ran.out);
-  std::ifstream in(err_path);
-  std::stringstream s;
-  s << in.rdbuf();
-  r.err = s.str();
-  fs::remove(err_path);
-  return r;
-}
-
-bool Has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
+  return salta::RunCapturing("PATH='" + std::string(SALTA_TOOLS_DIR) + "':\"$PATH\"; " + command);
 }
 
 const std::string kGames = std::string(SALTA_DATA_DIR) + "/games";

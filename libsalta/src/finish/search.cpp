@@ -46,8 +46,8 @@ uint32_t Ida::Movers(int budget) const {
     const Split& split = splits_[s];
     for (int i = 0; i < k; ++i) {
       const int j = split.of[i];
-      slack[i] = std::min(slack[i],
-                          budget - split.sum + std::max(split.left[j], split.dist[j]) - split.dist[j]);
+      slack[i] = std::min(
+          slack[i], budget - split.sum + std::max(split.left[j], split.dist[j]) - split.dist[j]);
     }
   }
   static_assert(kMaxPiecesInProblem <= 16, "a piece a lane of 16 bits");
