@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <vector>
 
@@ -79,6 +80,32 @@ TEST(BoundTable, GrowsWithItsLoadOnly) {
   uint64_t kept = 0;
   for (uint64_t i = 0; i < n; ++i) kept += table.Probe(NthKey(i)) == NthBound(i);
   EXPECT_GT(kept, n * 99 / 100);
+}
+
+// Growth under way at the search's deadline is abandoned (moving hundreds
+// of MiB took seconds past a time limit): the table keeps its size and its
+// entries, and grows no more.
+TEST(BoundTable, GrowthStopsAtTheDeadline) {
+  BoundTable table(size_t(1) << 20);
+  uint64_t n = 0;
+  for (; table.capacity() < (size_t(1) << 17); ++n) table.Store(NthKey(n), NthBound(n), true);
+  const size_t size = table.capacity();
+  table.set_deadline(Clock::now() - std::chrono::seconds(1));
+  const uint64_t before = n;
+  for (; n < before + size; ++n) table.Store(NthKey(n), NthBound(n), true);
+  EXPECT_EQ(table.capacity(), size);
+  uint64_t kept = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    const int b = table.Probe(NthKey(i));
+    if (b == 0) continue;
+    ++kept;
+    EXPECT_EQ(b, NthBound(i)) << i;
+  }
+  EXPECT_GT(kept, size * 3 / 4);
+  // Without a deadline, the same stores grow it.
+  BoundTable free_table(size_t(1) << 20);
+  for (uint64_t i = 0; i < n; ++i) free_table.Store(NthKey(i), NthBound(i), true);
+  EXPECT_GT(free_table.capacity(), size);
 }
 
 TEST(BoundTable, EntriesInMegabytes) {

@@ -17,7 +17,7 @@
 #include <cstring>
 
 #include "finish/problem.h"
-#include "large_pages.h"
+#include "mapped_memory.h"
 
 namespace salta::finish_internal {
 
@@ -90,6 +90,12 @@ class BoundTable {
   // The entries the table has now: it grows with its load, up to its most.
   size_t capacity() const { return size_; }
 
+  // Growing a large table takes time (its entries moved, new memory
+  // touched: seconds for hundreds of MiB): growth still under way at the
+  // deadline is abandoned, and the table keeps its size from then on, so
+  // that a search stops at its time limit.
+  void set_deadline(Clock::time_point deadline) { deadline_ = deadline; }
+
   void Clear() {
     std::memset(static_cast<void*>(entries_), 0, size_ * sizeof(Entry));
     used_ = 0;
@@ -121,21 +127,32 @@ class BoundTable {
   // Grows the table to `size` entries, or keeps it where the memory cannot
   // be had (then it grows no more).
   bool Resize(size_t size) {
-    LargePages memory(size * sizeof(Entry));
+    MappedMemory memory(size * sizeof(Entry));
     if (!memory.data()) {
       max_ = size_;
       return false;
     }
-    const Entry* old = entries_;
-    const size_t old_size = size_;
-    LargePages old_memory = std::move(memory_);
+    Entry* const old = entries_;
+    const size_t old_size = size_, old_used = used_;
+    MappedMemory old_memory = std::move(memory_);
     memory_ = std::move(memory);
     entries_ = static_cast<Entry*>(memory_.data());  // zeroed: every entry empty
     size_ = size;
     mask_ = size - 1;
     used_ = 0;
-    for (size_t i = 0; i < old_size; ++i)
+    for (size_t i = 0; i < old_size; ++i) {
+      if ((i & 0xFFFF) == 0xFFFF && deadline_ != Clock::time_point::max() &&
+          Clock::now() >= deadline_) {
+        // Back to the old table, whole (the new one is freed).
+        memory_ = std::move(old_memory);
+        entries_ = old;
+        size_ = max_ = old_size;
+        mask_ = old_size - 1;
+        used_ = old_used;
+        return false;
+      }
       if (!old[i].empty()) Insert(old[i]);
+    }
     return true;
   }
   void Insert(const Entry& entry) {
@@ -151,12 +168,13 @@ class BoundTable {
   }
 
   size_t max_;
-  LargePages memory_;
+  MappedMemory memory_;
   Entry fallback_[kWindow];
   Entry* entries_ = nullptr;
   size_t size_ = 0;
   size_t mask_ = 0;
   size_t used_ = 0;
+  Clock::time_point deadline_ = Clock::time_point::max();
 };
 
 }  // namespace salta::finish_internal

@@ -125,6 +125,7 @@ bool Ida::Stop() {
 Ida::Outcome Ida::Run(int& lower, int stop_at, const SearchLimits& limits, TieOrder order,
                       std::vector<PieceMove>& path) {
   limits_ = limits;
+  bounds_.set_deadline(limits.deadline);
   order_ = order;
   aborted_ = false;
   h_.Set(sq_);

@@ -1,4 +1,4 @@
-#include "large_pages.h"
+#include "mapped_memory.h"
 
 #include <cstdlib>
 #include <utility>
@@ -10,17 +10,16 @@
 namespace salta {
 
 namespace {
-// Below this a huge page would be mostly wasted.
-constexpr size_t kHugePage = size_t(2) << 20;
+// Below this, the heap's memory (already touched) serves better.
+constexpr size_t kMapped = size_t(2) << 20;
 }  // namespace
 
-LargePages::LargePages(size_t bytes) : size_(bytes) {
+MappedMemory::MappedMemory(size_t bytes) : size_(bytes) {
   if (bytes == 0) return;
 #if defined(__linux__)
-  if (bytes >= kHugePage) {
+  if (bytes >= kMapped) {
     void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p != MAP_FAILED) {
-      madvise(p, bytes, MADV_HUGEPAGE);  // advice only: its failure costs speed, not results
       data_ = p;
       mapped_ = true;
       return;
@@ -31,16 +30,16 @@ LargePages::LargePages(size_t bytes) : size_(bytes) {
   if (!data_) size_ = 0;
 }
 
-LargePages::~LargePages() {
+MappedMemory::~MappedMemory() {
   Release();
 }
 
-LargePages::LargePages(LargePages&& other) noexcept
+MappedMemory::MappedMemory(MappedMemory&& other) noexcept
     : data_(std::exchange(other.data_, nullptr)),
       size_(std::exchange(other.size_, 0)),
       mapped_(std::exchange(other.mapped_, false)) {}
 
-LargePages& LargePages::operator=(LargePages&& other) noexcept {
+MappedMemory& MappedMemory::operator=(MappedMemory&& other) noexcept {
   if (this != &other) {
     Release();
     data_ = std::exchange(other.data_, nullptr);
@@ -50,7 +49,7 @@ LargePages& LargePages::operator=(LargePages&& other) noexcept {
   return *this;
 }
 
-void LargePages::Release() {
+void MappedMemory::Release() {
   if (!data_) return;
 #if defined(__linux__)
   if (mapped_) {
