@@ -27,6 +27,8 @@ using namespace finish_internal;
 
 namespace {
 
+static_assert(Policy{}.carried_splits <= Ida::kMaxSplits, "IDA* carries at most kMaxSplits");
+
 // The group size of the pattern databases: the option, or by the board.
 int GroupSize(const Problem& p, const FinishOptions& options, const Policy& policy) {
   if (options.pattern_group_size >= 0) return std::min(options.pattern_group_size, p.k);

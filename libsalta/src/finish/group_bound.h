@@ -88,7 +88,7 @@ class GroupBound {
   // of each group alone at the start) sum to the best bound found so far:
   // what the search carries on (Ida::SetStartSplit). Empty before any.
   const StartSplit& best_split() const { return best_splits_.empty() ? none_ : best_splits_[0]; }
-  // The best few such partitions, best first (at most Ida::kMaxSplits).
+  // The best few such partitions, best first (Policy::carried_splits).
   const std::vector<StartSplit>& best_splits() const { return best_splits_; }
 
  private:
