@@ -87,7 +87,10 @@ class GroupBound {
   // The partition of the pieces whose groups' counts (proven lower bounds
   // of each group alone at the start) sum to the best bound found so far:
   // what the search carries on (Ida::SetStartSplit). Empty before any.
-  const StartSplit& best_split() const { return best_splits_.empty() ? none_ : best_splits_[0]; }
+  const StartSplit& best_split() const {
+    static const StartSplit none;
+    return best_splits_.empty() ? none : best_splits_.front();
+  }
   // The best few such partitions, best first (Policy::carried_splits).
   const std::vector<StartSplit>& best_splits() const { return best_splits_; }
 
@@ -161,7 +164,6 @@ class GroupBound {
   std::vector<std::vector<int>> conflicts_;
   std::vector<PieceMove> tangle_way_;
   std::vector<StartSplit> best_splits_;
-  StartSplit none_;
   // The last search cut short, kept so that a later count of its set with
   // more nodes goes on where it stopped (its bound table holds what it
   // proved) instead of starting over.

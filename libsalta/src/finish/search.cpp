@@ -228,19 +228,7 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
     int r = hc;
     if (g + 1 + hc <= bound) {
       Heuristic::Saved saved;
-      struct {
-        int sum, left, dist;
-      } split_saved[kMaxSplits];
-      const int closer =
-          p_.dist[mv.to][p_.target[mv.piece]] - p_.dist[mv.from][p_.target[mv.piece]];
-      for (int s = 0; s < num_splits_; ++s) {
-        Split& split = splits_[s];
-        const int j = split.of[mv.piece];
-        split_saved[s] = {split.sum, split.left[j], split.dist[j]};
-        split.sum = split.Child(p_, mv.piece, mv.from, mv.to);
-        --split.left[j];
-        split.dist[j] += closer;
-      }
+      for (int s = 0; s < num_splits_; ++s) splits_[s].Move(p_, mv.piece, mv.from, mv.to, 1);
       sq_[mv.piece] = mv.to;
       occ_ ^= SquareBit(mv.from) | SquareBit(mv.to);
       const Key key = key_;
@@ -249,13 +237,7 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
       r = Search(g + 1, bound, hc, mv);
       expanded = true;
       h_.Restore(mv.piece, saved);
-      for (int s = 0; s < num_splits_; ++s) {
-        Split& split = splits_[s];
-        const int j = split.of[mv.piece];
-        split.sum = split_saved[s].sum;
-        split.left[j] = split_saved[s].left;
-        split.dist[j] = split_saved[s].dist;
-      }
+      for (int s = 0; s < num_splits_; ++s) splits_[s].Move(p_, mv.piece, mv.to, mv.from, -1);
       key_ = key;
       occ_ ^= SquareBit(mv.from) | SquareBit(mv.to);
       sq_[mv.piece] = mv.from;

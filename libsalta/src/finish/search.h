@@ -150,6 +150,14 @@ class Ida {
       const int d = dist[j] + p.dist[to][p.target[i]] - p.dist[from][p.target[i]];
       return sum - std::max(left[j], dist[j]) + std::max(left[j] - 1, d);
     }
+    // Piece i has moved from `from` to `to`: `moves` 1; -1 takes the move back.
+    void Move(const Problem& p, int i, Square from, Square to, int moves) {
+      const int j = of[i];
+      sum -= std::max(left[j], dist[j]);
+      left[j] -= moves;
+      dist[j] += p.dist[to][p.target[i]] - p.dist[from][p.target[i]];
+      sum += std::max(left[j], dist[j]);
+    }
   };
   int num_splits_ = 0;
   std::array<Split, kMaxSplits> splits_;
