@@ -4,6 +4,7 @@
 //
 //   build/bench/salta_finish_bench [--data FILE]... [--pdb-dir DIR]
 //       [--group-size K] [--bound-table-mb MB] [--off TECHNIQUE]... [--verbose]
+//       [--trace]
 //   build/bench/salta_finish_bench --generate 100 --seed 1 > data/finish-bench.txt
 //   build/bench/salta_finish_bench --generate-far 100 --seed 1 > data/finish-bench-far.txt
 //
@@ -306,7 +307,7 @@ bool ReadItems(const std::string& file, std::vector<Item>& items) {
 
 // Solves every item; prints the distribution. Returns whether all were exact.
 bool RunSet(const std::string& name, const std::vector<Item>& items,
-            const salta::FinishOptions& options, bool verbose) {
+            const salta::FinishOptions& options, bool verbose, bool trace) {
   // The pattern databases are built (or loaded) once, before timing.
   const auto prep_start = std::chrono::steady_clock::now();
   for (const Item& it : items)
@@ -321,10 +322,15 @@ bool RunSet(const std::string& name, const std::vector<Item>& items,
   for (size_t i = 0; i < items.size(); ++i) {
     int first_lower = -1;
     salta::FinishOptions opts = options;
-    opts.progress = [&](int lower, uint64_t) {
-      if (first_lower < 0) first_lower = lower;
-    };
     const auto t0 = std::chrono::steady_clock::now();
+    opts.progress = [&](int lower, uint64_t n) {
+      if (first_lower < 0) first_lower = lower;
+      // Where the time goes: each IDA* run's proven bound as it starts.
+      if (trace)
+        std::cerr << "  trace: lower " << lower << " nodes " << n << " seconds "
+                  << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()
+                  << "\n";
+    };
     absl::StatusOr<salta::FinishResult> r =
         salta::MinMovesToFinish(items[i].pos, items[i].side, opts);
     const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -370,7 +376,8 @@ bool* TechniqueFlag(salta::FinishTechniques& t, const std::string& name) {
                                                  {"longer_runs", &t.longer_runs},
                                                  {"rank_bound", &t.rank_bound},
                                                  {"neighbourhoods", &t.neighbourhoods},
-                                                 {"groups_in_search", &t.groups_in_search}};
+                                                 {"groups_in_search", &t.groups_in_search},
+                                                 {"pathmax", &t.pathmax}};
   for (const auto& [n, flag] : flags)
     if (name == n) return flag;
   return nullptr;
@@ -382,6 +389,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> data;
   salta::FinishOptions options;
   bool verbose = false;
+  bool trace = false;
   int generate = 0, generate_far = 0;
   uint64_t seed = 1;
   for (int i = 1; i < argc; ++i) {
@@ -401,6 +409,8 @@ int main(int argc, char** argv) {
       options.node_limit = std::stoull(next());
     else if (a == "--verbose")
       verbose = true;
+    else if (a == "--trace")
+      trace = true;
     else if (bool* flag = a == "--off" ? TechniqueFlag(options.techniques, next()) : nullptr)
       *flag = false;
     else if (a == "--generate")
@@ -412,7 +422,7 @@ int main(int argc, char** argv) {
     else {
       std::cerr << "usage: salta_finish_bench [--data FILE]... [--pdb-dir DIR] [--group-size K] "
                    "[--bound-table-mb MB] [--time-limit S] [--node-limit N] [--off TECHNIQUE]... "
-                   "[--verbose]\n"
+                   "[--verbose] [--trace]\n"
                    "       salta_finish_bench --generate N [--seed S]\n"
                    "       salta_finish_bench --generate-far N [--seed S]\n"
                    "TECHNIQUE: a switch of FinishTechniques (salta/finish.h), e.g. "
@@ -430,8 +440,8 @@ int main(int argc, char** argv) {
     std::vector<Item> items;
     if (!ReadItems(file, items)) return 2;
     const size_t slash = file.find_last_of('/');
-    all_exact &=
-        RunSet(slash == std::string::npos ? file : file.substr(slash + 1), items, options, verbose);
+    all_exact &= RunSet(slash == std::string::npos ? file : file.substr(slash + 1), items, options,
+                        verbose, trace);
   }
   return all_exact ? 0 : 1;
 }

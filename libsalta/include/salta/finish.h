@@ -79,6 +79,10 @@ struct FinishTechniques {
   // and a group's own search starting from the counts and ways of the
   // parts it is made of (a smaller set and a piece, two groups merged).
   bool groups_in_search = true;
+  // Where every move can be taken back (steps every way): a child's proven
+  // bound less one bounds its parent (bidirectional pathmax), so a child
+  // the bound table shows far from the goal cuts the whole node.
+  bool pathmax = true;
 };
 
 // The bound table's memory limit by default, and its largest (1 TiB).

@@ -10,6 +10,7 @@ Ida::Ida(const Problem& p, Heuristic& h, const IdaOptions& options)
       h_(h),
       options_(options),
       by_state_(options.bound_table && !options.move_pruning),
+      pathmax_(options.pathmax && by_state_ && p.steps_only && p.num_step_dirs == 4),
       bounds_(options.bound_table ? options.bound_table_entries : 0) {
   sq_ = p_.start;
   for (int i = 0; i < p_.k; ++i) occ_ |= SquareBit(sq_[i]);
@@ -250,6 +251,14 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
         children_.resize(base);
         return h;
       }
+    }
+    if (pathmax_ && g + r - 1 > bound) {
+      // Every move can be taken back, so the node's count is at least this
+      // child's less one (bidirectional pathmax): a child the table shows
+      // far from the goal, by another way to it, cuts the other children.
+      children_.resize(base);
+      bounds_.Store(key_, r - 1, expanded);
+      return r - 1;
     }
     best = std::min(best, Inc(r));
   }

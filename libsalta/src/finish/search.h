@@ -45,6 +45,9 @@ struct IdaOptions {
   bool bound_table = true;
   // Search only the moves of a strong stubborn set (see Ida::Movers).
   bool stubborn = true;
+  // Where every move can be taken back, cut a node by a child's bound less
+  // one (bidirectional pathmax): needs the bound table kept by state.
+  bool pathmax = true;
   size_t bound_table_entries = size_t(1) << 22;
   // Called before each iteration with the proven lower bound and nodes so far.
   std::function<void(int lower, uint64_t nodes)> progress;
@@ -173,6 +176,9 @@ class Ida {
   // The bound table holds bounds of states, not of states reached by a
   // given move: nothing may then be skipped for the way a node was reached.
   bool by_state_;
+  // Pathmax applies: every move can be taken back (steps every way) and
+  // bounds are kept by state, so a child's bound less one is its parent's.
+  bool pathmax_;
   BoundTable bounds_;
   SearchLimits limits_;
   TieOrder order_ = TieOrder::kAny;
