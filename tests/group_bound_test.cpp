@@ -257,6 +257,36 @@ TEST(GroupBound, SeveralSplitsAreCarried) {
   EXPECT_LT(used[1], used[0]);
 }
 
+// A carried group with a database (a group of the bound's, or one of at
+// most three pieces) is bounded at each node by its exact cost alone too,
+// which is at least its start count less its moves and its distances: the
+// same count and an optimal way, in fewer nodes.
+TEST(GroupBound, CarriedGroupsUseTheirDatabases) {
+  const FarCase far = Far41();
+  GroupBound groups(far.p, far.partitions, far.policy);
+  uint64_t nodes = 0;
+  ASSERT_EQ(groups.Tangle(0, kInf, 100000, SearchLimits{}, nodes), 52);
+  groups.Improve(0, kInf, SearchLimits{}, nodes);
+  uint64_t used[2] = {};
+  for (bool databases : {false, true}) {
+    Heuristic h;
+    h.SetPartitions(far.partitions, far.p.k);
+    IdaOptions options;
+    options.split_databases = databases;
+    Ida ida(far.p, h, options);
+    ida.SetStartSplits(groups.best_splits());
+    int lower = 0;
+    std::vector<PieceMove> path;
+    ASSERT_EQ(ida.Run(lower, 0, SearchLimits{}, TieOrder::kAny, path), Ida::Outcome::kSolved);
+    EXPECT_EQ(lower, 52);
+    ExpectReplays(far.p, path);
+    used[databases] = ida.nodes();
+  }
+  RecordProperty("nodes_without", std::to_string(used[0]));
+  RecordProperty("nodes_with", std::to_string(used[1]));
+  EXPECT_LT(used[1], used[0]);
+}
+
 // The bound table's size changes the nodes, never the count: far position
 // 41 with the tangle's split, within 1.1 M nodes, in a table of a million
 // entries and in one of 1,024 (full at once, its bounds replaced all the

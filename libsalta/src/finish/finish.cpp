@@ -164,7 +164,7 @@ class Count {
     // pieces can jump.)
     const int size = p_.jumps ? 0 : GroupSize(p_, options_, policy_);
     int small = size;
-    if (options_.pattern_group_size < 0 && size > 3) small = 3;
+    if (options_.pattern_group_size < 0 && size > kSmallGroupSize) small = kSmallGroupSize;
     std::vector<Partition> partitions;
     // (Not when counts must take the same nodes whatever ran before.)
     if (small < size && options_.reuse_cached_patterns) {

@@ -277,9 +277,6 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
   return Cache::Get().Insert(key, std::move(built));
 }
 
-namespace {
-
-// The pieces sorted by target: file, then rank.
 std::vector<int> ByTarget(const Problem& p, std::vector<int> pieces) {
   std::sort(pieces.begin(), pieces.end(), [&](int a, int b) {
     const int fa = p.g->file_of(p.target[a]), fb = p.g->file_of(p.target[b]);
@@ -288,8 +285,6 @@ std::vector<int> ByTarget(const Problem& p, std::vector<int> pieces) {
   });
   return pieces;
 }
-
-}  // namespace
 
 std::vector<std::vector<std::vector<int>>> PartitionsByTarget(const Problem& p, int size,
                                                               const std::vector<int>& offsets) {
@@ -345,8 +340,9 @@ absl::StatusOr<Partition> ConflictPartition(const Problem& p,
   for (int i = 0; i < p.k; ++i)
     if (!grouped[i]) rest.push_back(i);
   rest = ByTarget(p, std::move(rest));
-  for (size_t start = 0; start < rest.size(); start += 3)
-    layout.emplace_back(rest.begin() + start, rest.begin() + std::min(rest.size(), start + 3));
+  for (size_t start = 0; start < rest.size(); start += kSmallGroupSize)
+    layout.emplace_back(rest.begin() + start,
+                        rest.begin() + std::min(rest.size(), start + kSmallGroupSize));
   absl::StatusOr<std::vector<Partition>> resolved =
       ResolvePartitions(p, {layout}, PatternSource{}, Find::kBuild);
   if (!resolved.ok()) return resolved.status();

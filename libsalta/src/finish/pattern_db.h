@@ -28,6 +28,9 @@ inline constexpr uint8_t kPdbUnreachable = 255;
 // The most pieces one database may cover: 4 on 10x10 is 5.5 million
 // placements (5.5 MB); 5 would be 254 MB.
 inline constexpr int kMaxGroupSize = kMaxPatternGroupSize;
+// Groups of at most this many pieces have databases built in milliseconds
+// (117,600 placements of three on 10x10), where a count needs them.
+inline constexpr int kSmallGroupSize = 3;
 
 struct PatternDb {
   std::vector<int8_t> targets;  // of the group's pieces, in index order
@@ -76,6 +79,10 @@ struct Group {
   std::shared_ptr<const PatternDb> pdb;
 };
 using Partition = std::vector<Group>;
+
+// The pieces sorted by target (file, then rank): the order of the pieces in
+// the databases' groups, and so in their tables' keys.
+std::vector<int> ByTarget(const Problem& p, std::vector<int> pieces);
 
 // Partitions by where pieces go: the pieces sorted by target (file, then
 // rank) and cut into runs of `size`, the first run `offset` long (one

@@ -47,8 +47,7 @@ uint32_t Ida::Movers(int budget) const {
     const Split& split = splits_[s];
     for (int i = 0; i < k; ++i) {
       const int j = split.of[i];
-      slack[i] = std::min(
-          slack[i], budget - split.sum + std::max(split.left[j], split.dist[j]) - split.dist[j]);
+      slack[i] = std::min(slack[i], budget - split.sum + split.bound[j] - split.dist[j]);
     }
   }
   static_assert(kMaxPiecesInProblem <= 16, "a piece a lane of 16 bits");
@@ -96,23 +95,47 @@ uint32_t Ida::Movers(int budget) const {
 
 void Ida::SetStartSplits(const std::vector<StartSplit>& splits) {
   num_splits_ = 0;
+  split_dbs_.clear();
   if (!p_.steps_only) return;
   for (const StartSplit& start : splits) {
     // (Where a group cannot finish, the count has ended before any search.)
     if (num_splits_ == kMaxSplits || start.groups.empty() || start.sum >= kInf) continue;
     Split& split = splits_[num_splits_++];
+    split.groups = int(start.groups.size());
     split.sum = 0;
-    for (size_t j = 0; j < start.groups.size(); ++j) {
+    for (int j = 0; j < split.groups; ++j) {
+      const uint32_t group = start.groups[j];
       int dist = 0;
-      for (uint32_t g = start.groups[j]; g; g &= g - 1) {
+      std::vector<int> pieces;
+      for (uint32_t g = group; g; g &= g - 1) {
         const int i = std::countr_zero(g);
         split.of[i] = int8_t(j);
         dist += p_.dist[sq_[i]][p_.target[i]];
+        pieces.push_back(i);
       }
       // A count has the parity of its pieces' distances.
       split.left[j] = start.counts[j] - ((start.counts[j] - dist) & 1);
       split.dist[j] = dist;
-      split.sum += std::max(split.left[j], dist);
+      // The group's database: built where small (milliseconds), else only
+      // where the bound's databases have it.
+      Split::Db& db = split.dbs[j];
+      db = Split::Db{};
+      const int size = int(pieces.size());
+      if (options_.split_databases && size >= 2 && size <= kMaxGroupSize) {
+        pieces = ByTarget(p_, std::move(pieces));  // (as the bound's groups, which share it)
+        std::vector<int8_t> targets;
+        for (int i : pieces) targets.push_back(p_.target[i]);
+        absl::StatusOr<std::shared_ptr<const PatternDb>> found = FindPatternDb(
+            p_, targets, PatternSource{}, size <= kSmallGroupSize ? Find::kBuild : Find::kCached);
+        if (found.ok()) {
+          split_dbs_.push_back(*found);
+          db.db = found->get();
+          db.size = size;
+          for (int n = 0; n < size; ++n) db.pieces[n] = int8_t(pieces[n]);
+        }
+      }
+      split.bound[j] = split.Bound(sq_, j);
+      split.sum = std::min(kInf, split.sum + split.bound[j]);
     }
   }
 }
@@ -189,9 +212,13 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
       // every move, that one too.
       if (!by_state_ && i == last.piece && to == last.from) return;
       if (options_.move_pruning && i < last.piece && Commutes(from, to, jump, last)) return;
-      int hc = h_.Child(sq_, i, to, std::max(0, bound - g - 1));
+      // (A child's bound stops at the first part above what the node
+      // leaves it: it is not searched, and that is all its parent needs.)
+      const int cutoff = std::max(0, bound - g - 1);
+      int hc = h_.Child(sq_, i, to, cutoff);
       if (hc >= kInf) return;
-      for (int s = 0; s < num_splits_; ++s) hc = std::max(hc, splits_[s].Child(p_, i, from, to));
+      for (int s = 0; s < num_splits_ && hc <= cutoff; ++s)
+        hc = std::max(hc, splits_[s].Child(p_, sq_, i, from, to, cutoff));
       const PieceMove mv{int8_t(i), int8_t(from), int8_t(to), jump};
       if (hc == 0) {
         goal = true;
@@ -229,19 +256,19 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
     int r = hc;
     if (g + 1 + hc <= bound) {
       Heuristic::Saved saved;
-      for (int s = 0; s < num_splits_; ++s) splits_[s].Move(p_, mv.piece, mv.from, mv.to, 1);
       sq_[mv.piece] = mv.to;
       occ_ ^= SquareBit(mv.from) | SquareBit(mv.to);
       const Key key = key_;
       key_ = child_key;
       h_.Moved(sq_, mv.piece, saved);
+      for (int s = 0; s < num_splits_; ++s) splits_[s].Move(p_, sq_, mv.piece, mv.from, mv.to, 1);
       r = Search(g + 1, bound, hc, mv);
       expanded = true;
       h_.Restore(mv.piece, saved);
-      for (int s = 0; s < num_splits_; ++s) splits_[s].Move(p_, mv.piece, mv.to, mv.from, -1);
       key_ = key;
       occ_ ^= SquareBit(mv.from) | SquareBit(mv.to);
       sq_[mv.piece] = mv.from;
+      for (int s = 0; s < num_splits_; ++s) splits_[s].Move(p_, sq_, mv.piece, mv.to, mv.from, -1);
       if (found_) {
         path_[g] = mv;
         children_.resize(base);

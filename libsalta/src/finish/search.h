@@ -15,6 +15,7 @@
 
 #include "finish/bound_table.h"
 #include "finish/heuristic.h"
+#include "finish/pattern_db.h"
 #include "finish/problem.h"
 
 namespace salta::finish_internal {
@@ -48,6 +49,9 @@ struct IdaOptions {
   // Where every move can be taken back, cut a node by a child's bound less
   // one (bidirectional pathmax): needs the bound table kept by state.
   bool pathmax = true;
+  // Bound the carried groups that have databases (at most kMaxGroupSize
+  // pieces) by their exact cost too (see Split).
+  bool split_databases = true;
   size_t bound_table_entries = size_t(1) << 22;
   // Called before each iteration with the proven lower bound and nodes so far.
   std::function<void(int lower, uint64_t nodes)> progress;
@@ -141,29 +145,57 @@ class Ida {
   // distance plus `slack` moves. Empty: no stubborn sets.
   std::vector<Bitboard> ellipse_;
   // A start split's state on the way to the node: by group, its start
-  // count less its moves made (left) and its pieces' distances (dist);
-  // sum is the sum over the groups of the larger of the two.
+  // count less its moves made (left), its pieces' distances (dist) and,
+  // for a group of at most kMaxGroupSize pieces, its exact cost alone from
+  // its database, which is at least the other two; bound is the largest of
+  // them, sum the sum of the bounds.
   struct Split {
+    struct Db {
+      const PatternDb* db = nullptr;  // none: the group is larger
+      int size = 0;
+      std::array<int8_t, kMaxGroupSize> pieces{};
+      // The cost with piece `moved` (-1: none) on `to`.
+      int Value(const Squares& sq, int moved, Square to) const {
+        int8_t squares[kMaxGroupSize];
+        for (int j = 0; j < size; ++j) squares[j] = pieces[j] == moved ? int8_t(to) : sq[pieces[j]];
+        const uint8_t v = db->values[db->index.Rank(squares)];
+        return v == kPdbUnreachable ? kInf : v;
+      }
+    };
     std::array<int8_t, kMaxPiecesInProblem> of{};
-    std::array<int, kMaxPiecesInProblem> left{}, dist{};
+    std::array<int, kMaxPiecesInProblem> left{}, dist{}, bound{};
+    std::array<Db, kMaxPiecesInProblem> dbs{};
+    int groups = 0;
     int sum = 0;
-    // The sum after piece i moves from `from` to `to`.
-    int Child(const Problem& p, int i, Square from, Square to) const {
+    // The sum after piece i of the placement sq moves from `from` to `to`;
+    // above `cutoff`, only a lower bound above it.
+    int Child(const Problem& p, const Squares& sq, int i, Square from, Square to,
+              int cutoff) const {
       const int j = of[i];
       const int d = dist[j] + p.dist[to][p.target[i]] - p.dist[from][p.target[i]];
-      return sum - std::max(left[j], dist[j]) + std::max(left[j] - 1, d);
+      const int others = sum - bound[j];
+      int b = std::max(left[j] - 1, d);
+      if (dbs[j].db && others + b <= cutoff) b = std::max(b, dbs[j].Value(sq, i, to));
+      return std::min(kInf, others + b);
     }
-    // Piece i has moved from `from` to `to`: `moves` 1; -1 takes the move back.
-    void Move(const Problem& p, int i, Square from, Square to, int moves) {
+    // Piece i has moved from `from` to `to`, sq the placement after it
+    // (`moves` 1; -1 takes the move back).
+    void Move(const Problem& p, const Squares& sq, int i, Square from, Square to, int moves) {
       const int j = of[i];
-      sum -= std::max(left[j], dist[j]);
       left[j] -= moves;
       dist[j] += p.dist[to][p.target[i]] - p.dist[from][p.target[i]];
-      sum += std::max(left[j], dist[j]);
+      sum -= bound[j];
+      bound[j] = Bound(sq, j);
+      sum = std::min(kInf, sum + bound[j]);
+    }
+    int Bound(const Squares& sq, int j) const {
+      const int b = std::max(left[j], dist[j]);
+      return dbs[j].db ? std::max(b, dbs[j].Value(sq, -1, 0)) : b;
     }
   };
   int num_splits_ = 0;
   std::array<Split, kMaxSplits> splits_;
+  std::vector<std::shared_ptr<const PatternDb>> split_dbs_;  // what splits_ point to
   int SplitBound() const {
     int b = 0;
     for (int s = 0; s < num_splits_; ++s) b = std::max(b, splits_[s].sum);
