@@ -377,7 +377,8 @@ bool* TechniqueFlag(salta::FinishTechniques& t, const std::string& name) {
                                                  {"rank_bound", &t.rank_bound},
                                                  {"neighbourhoods", &t.neighbourhoods},
                                                  {"groups_in_search", &t.groups_in_search},
-                                                 {"pathmax", &t.pathmax}};
+                                                 {"pathmax", &t.pathmax},
+                                                 {"carried_databases", &t.carried_databases}};
   for (const auto& [n, flag] : flags)
     if (name == n) return flag;
   return nullptr;

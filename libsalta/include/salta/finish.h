@@ -83,6 +83,10 @@ struct FinishTechniques {
   // bound less one bounds its parent (bidirectional pathmax), so a child
   // the bound table shows far from the goal cuts the whole node.
   bool pathmax = true;
+  // With groups_in_search: each carried group of at most four pieces also
+  // bounded at each node by its exact cost alone, from its database (its
+  // start count less its moves forgets the moves it wasted).
+  bool carried_databases = true;
 };
 
 // The bound table's memory limit by default, and its largest (1 TiB).

@@ -197,6 +197,7 @@ class Count {
     ida_options.bound_table = options_.techniques.bound_table;
     ida_options.stubborn = options_.techniques.stubborn_sets;
     ida_options.pathmax = options_.techniques.pathmax;
+    ida_options.split_databases = options_.techniques.carried_databases;
     ida_options.bound_table_entries = policy_.bound_table_entries;
     ida_options.progress = options_.progress;
     ida_.emplace(p_, h_, ida_options);
