@@ -208,6 +208,30 @@ TEST(GroupBound, TheBestSplitCarriesTheBoundIntoTheSearch) {
   }
 }
 
+// Far position 41's tangle (52 at once) and merges: the partitions that
+// are carried into its search.
+void TangleAndMerges(GroupBound& groups) {
+  uint64_t nodes = 0;
+  ASSERT_EQ(groups.Tangle(0, kInf, 100000, SearchLimits{}, nodes), 52);
+  groups.Improve(0, kInf, SearchLimits{}, nodes);
+}
+
+// The nodes IDA* over far position 41's databases takes to find its 52
+// moves (and an optimal way) with `splits` carried in.
+uint64_t SolvedNodes(const FarCase& far, const std::vector<StartSplit>& splits,
+                     const IdaOptions& options) {
+  Heuristic h;
+  h.SetPartitions(far.partitions, far.p.k);
+  Ida ida(far.p, h, options);
+  ida.SetStartSplits(splits);
+  int lower = 0;
+  std::vector<PieceMove> path;
+  EXPECT_EQ(ida.Run(lower, 0, SearchLimits{}, TieOrder::kAny, path), Ida::Outcome::kSolved);
+  EXPECT_EQ(lower, 52);
+  ExpectReplays(far.p, path);
+  return ida.nodes();
+}
+
 // Several partitions carried at once (Ida::SetStartSplits): the best sums
 // at the start, each a partition, best first; their bounds fall with
 // different moves, so the node's bound is the largest: the same count, in
@@ -215,9 +239,7 @@ TEST(GroupBound, TheBestSplitCarriesTheBoundIntoTheSearch) {
 TEST(GroupBound, SeveralSplitsAreCarried) {
   const FarCase far = Far41();
   GroupBound groups(far.p, far.partitions, far.policy);
-  uint64_t nodes = 0;
-  ASSERT_EQ(groups.Tangle(0, kInf, 100000, SearchLimits{}, nodes), 52);
-  groups.Improve(0, kInf, SearchLimits{}, nodes);
+  ASSERT_NO_FATAL_FAILURE(TangleAndMerges(groups));
   const std::vector<StartSplit>& splits = groups.best_splits();
   ASSERT_GE(splits.size(), 2u);
   EXPECT_LE(int(splits.size()), far.policy.carried_splits);
@@ -237,21 +259,8 @@ TEST(GroupBound, SeveralSplitsAreCarried) {
     EXPECT_EQ(sum, splits[s].sum) << s;
   }
   uint64_t used[2] = {};
-  for (bool all : {false, true}) {
-    Heuristic h;
-    h.SetPartitions(far.partitions, far.p.k);
-    Ida ida(far.p, h, IdaOptions{});
-    if (all)
-      ida.SetStartSplits(splits);
-    else
-      ida.SetStartSplit(splits.front());
-    int lower = 0;
-    std::vector<PieceMove> path;
-    ASSERT_EQ(ida.Run(lower, 0, SearchLimits{}, TieOrder::kAny, path), Ida::Outcome::kSolved);
-    EXPECT_EQ(lower, 52);
-    ExpectReplays(far.p, path);
-    used[all] = ida.nodes();
-  }
+  used[0] = SolvedNodes(far, {splits.front()}, IdaOptions{});
+  used[1] = SolvedNodes(far, splits, IdaOptions{});
   RecordProperty("nodes_best_only", std::to_string(used[0]));
   RecordProperty("nodes_all", std::to_string(used[1]));
   EXPECT_LT(used[1], used[0]);
@@ -264,23 +273,12 @@ TEST(GroupBound, SeveralSplitsAreCarried) {
 TEST(GroupBound, CarriedGroupsUseTheirDatabases) {
   const FarCase far = Far41();
   GroupBound groups(far.p, far.partitions, far.policy);
-  uint64_t nodes = 0;
-  ASSERT_EQ(groups.Tangle(0, kInf, 100000, SearchLimits{}, nodes), 52);
-  groups.Improve(0, kInf, SearchLimits{}, nodes);
+  ASSERT_NO_FATAL_FAILURE(TangleAndMerges(groups));
   uint64_t used[2] = {};
   for (bool databases : {false, true}) {
-    Heuristic h;
-    h.SetPartitions(far.partitions, far.p.k);
     IdaOptions options;
     options.split_databases = databases;
-    Ida ida(far.p, h, options);
-    ida.SetStartSplits(groups.best_splits());
-    int lower = 0;
-    std::vector<PieceMove> path;
-    ASSERT_EQ(ida.Run(lower, 0, SearchLimits{}, TieOrder::kAny, path), Ida::Outcome::kSolved);
-    EXPECT_EQ(lower, 52);
-    ExpectReplays(far.p, path);
-    used[databases] = ida.nodes();
+    used[databases] = SolvedNodes(far, groups.best_splits(), options);
   }
   RecordProperty("nodes_without", std::to_string(used[0]));
   RecordProperty("nodes_with", std::to_string(used[1]));
