@@ -283,9 +283,11 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
       // Every move can be taken back, so the node's count is at least this
       // child's less one (bidirectional pathmax): a child the table shows
       // far from the goal, by another way to it, cuts the other children.
+      // (One that cannot finish: nor can the node, which reaches it.)
+      const int parent = r >= kInf ? kInf : r - 1;
       children_.resize(base);
-      bounds_.Store(key_, r - 1, expanded);
-      return r - 1;
+      bounds_.Store(NodeOf(key_, last.piece, last.from), parent, expanded);
+      return parent;
     }
     best = std::min(best, Inc(r));
   }
