@@ -27,14 +27,8 @@ class Heuristic {
       ng_[q] = int(partitions_[q].size());
       for (int gi = 0; gi < ng_[q]; ++gi) {
         const Group& group = partitions_[q][gi];
-        GroupRef& ref = groups_[q][gi];
-        ref.values = group.pdb->values.data();
-        ref.index = &group.pdb->index;
-        ref.size = int(group.pieces.size());
-        for (int j = 0; j < ref.size; ++j) {
-          ref.pieces[j] = int8_t(group.pieces[j]);
-          group_of_[q][group.pieces[j]] = int8_t(gi);
-        }
+        groups_[q][gi] = GroupCost(*group.pdb, group.pieces);
+        for (int piece : group.pieces) group_of_[q][piece] = int8_t(gi);
       }
     }
   }
@@ -49,7 +43,7 @@ class Heuristic {
     for (int q = 0; q < nq_; ++q) {
       int sum = 0;
       for (int gi = 0; gi < ng_[q]; ++gi) {
-        const int v = Lookup(groups_[q][gi], sq, -1, 0);
+        const int v = groups_[q][gi].Value(sq, -1, 0);
         values_[q][gi] = v;
         sum = std::min(kInf, sum + v);
       }
@@ -76,7 +70,7 @@ class Heuristic {
     }
     for (int q = 0; q < nq_; ++q) {
       const int gi = group_of_[q][i];
-      const int v = Lookup(groups_[q][gi], sq, i, to);
+      const int v = groups_[q][gi].Value(sq, i, to);
       if (v >= kInf) return kInf;
       h = std::max(h, sums_[q] - values_[q][gi] + v);
       if (h > cutoff) return h;
@@ -93,7 +87,7 @@ class Heuristic {
     for (int q = 0; q < nq_; ++q) {
       const int spare = budget - sums_[q];
       for (int gi = 0; gi < ng_[q]; ++gi) {
-        const GroupRef& ref = groups_[q][gi];
+        const GroupCost& ref = groups_[q][gi];
         int excess = values_[q][gi];
         for (int j = 0; j < ref.size; ++j) excess -= dist[ref.pieces[j]];
         for (int j = 0; j < ref.size; ++j)
@@ -114,7 +108,7 @@ class Heuristic {
       const int gi = group_of_[q][i];
       saved.sums[q] = sums_[q];
       saved.values[q] = values_[q][gi];
-      const int v = Lookup(groups_[q][gi], sq, -1, 0);
+      const int v = groups_[q][gi].Value(sq, -1, 0);
       values_[q][gi] = v;
       sums_[q] = sums_[q] < kInf && saved.values[q] < kInf && v < kInf
                      ? sums_[q] - saved.values[q] + v
@@ -131,24 +125,6 @@ class Heuristic {
 
  private:
   static constexpr int kMaxGroups = kMaxPiecesInProblem;
-  struct GroupRef {
-    const uint8_t* values = nullptr;
-    const PlacementIndex* index = nullptr;
-    int size = 0;
-    std::array<int8_t, kMaxGroupSize> pieces{};
-  };
-
-  // The group's cost with piece `moved` (if it is one of the group's) on `to`.
-  static int Lookup(const GroupRef& ref, const Squares& sq, int moved, Square to) {
-    int8_t squares[kMaxGroupSize];
-    for (int j = 0; j < ref.size; ++j) {
-      const int piece = ref.pieces[j];
-      squares[j] = piece == moved ? int8_t(to) : sq[piece];
-    }
-    const uint8_t v = ref.values[ref.index->Rank(squares)];
-    return v == kPdbUnreachable ? kInf : v;
-  }
-
   int RankValue(uint32_t index) const {
     const uint8_t v = ranks_->values[index];
     return v == RankBound::kUnreachable ? kInf : v;
@@ -168,7 +144,7 @@ class Heuristic {
   std::array<int, kMaxPartitions> ng_{};
   std::array<int, kMaxPartitions> sums_{};
   std::array<std::array<int, kMaxGroups>, kMaxPartitions> values_{};
-  std::array<std::array<GroupRef, kMaxGroups>, kMaxPartitions> groups_{};
+  std::array<std::array<GroupCost, kMaxGroups>, kMaxPartitions> groups_{};
   std::array<std::array<int8_t, kMaxPiecesInProblem>, kMaxPartitions> group_of_{};
 };
 

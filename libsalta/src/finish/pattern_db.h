@@ -11,6 +11,7 @@
 // stored there as RocksDB tables (salta/store.h) that later processes load.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -79,6 +80,29 @@ struct Group {
   std::shared_ptr<const PatternDb> pdb;
 };
 using Partition = std::vector<Group>;
+
+// A group's pieces (in its database's index order) and its database, for
+// the searches' hot paths: the cost of where the pieces stand.
+struct GroupCost {
+  const uint8_t* values = nullptr;
+  const PlacementIndex* index = nullptr;
+  int size = 0;
+  std::array<int8_t, kMaxGroupSize> pieces{};
+
+  GroupCost() = default;
+  GroupCost(const PatternDb& db, const std::vector<int>& group_pieces)
+      : values(db.values.data()), index(&db.index), size(int(group_pieces.size())) {
+    for (int j = 0; j < size; ++j) pieces[j] = int8_t(group_pieces[j]);
+  }
+  // The cost with piece `moved` (-1: none) on `to` and the others as in sq
+  // (kInf: cannot finish).
+  int Value(const Squares& sq, int moved, Square to) const {
+    int8_t squares[kMaxGroupSize];
+    for (int j = 0; j < size; ++j) squares[j] = pieces[j] == moved ? int8_t(to) : sq[pieces[j]];
+    const uint8_t v = values[index->Rank(squares)];
+    return v == kPdbUnreachable ? kInf : v;
+  }
+};
 
 // The pieces sorted by target (file, then rank): the order of the pieces in
 // the databases' groups, and so in their tables' keys.

@@ -101,9 +101,8 @@ void Ida::SetStartSplits(const std::vector<StartSplit>& splits) {
     // (Where a group cannot finish, the count has ended before any search.)
     if (num_splits_ == kMaxSplits || start.groups.empty() || start.sum >= kInf) continue;
     Split& split = splits_[num_splits_++];
-    split.groups = int(start.groups.size());
     split.sum = 0;
-    for (int j = 0; j < split.groups; ++j) {
+    for (size_t j = 0; j < start.groups.size(); ++j) {
       const uint32_t group = start.groups[j];
       int dist = 0;
       std::vector<int> pieces;
@@ -118,8 +117,7 @@ void Ida::SetStartSplits(const std::vector<StartSplit>& splits) {
       split.dist[j] = dist;
       // The group's database: built where small (milliseconds), else only
       // where the bound's databases have it.
-      Split::Db& db = split.dbs[j];
-      db = Split::Db{};
+      split.dbs[j] = GroupCost();
       const int size = int(pieces.size());
       if (options_.split_databases && size >= 2 && size <= kMaxGroupSize) {
         pieces = ByTarget(p_, std::move(pieces));  // (as the bound's groups, which share it)
@@ -129,9 +127,7 @@ void Ida::SetStartSplits(const std::vector<StartSplit>& splits) {
             p_, targets, PatternSource{}, size <= kSmallGroupSize ? Find::kBuild : Find::kCached);
         if (found.ok()) {
           split_dbs_.push_back(*found);
-          db.db = found->get();
-          db.size = size;
-          for (int n = 0; n < size; ++n) db.pieces[n] = int8_t(pieces[n]);
+          split.dbs[j] = GroupCost(**found, pieces);
         }
       }
       split.bound[j] = split.Bound(sq_, j);

@@ -151,22 +151,10 @@ class Ida {
   // its database, which is at least the other two; bound is the largest of
   // them, sum the sum of the bounds.
   struct Split {
-    struct Db {
-      const PatternDb* db = nullptr;  // none: the group is larger
-      int size = 0;
-      std::array<int8_t, kMaxGroupSize> pieces{};
-      // The cost with piece `moved` (-1: none) on `to`.
-      int Value(const Squares& sq, int moved, Square to) const {
-        int8_t squares[kMaxGroupSize];
-        for (int j = 0; j < size; ++j) squares[j] = pieces[j] == moved ? int8_t(to) : sq[pieces[j]];
-        const uint8_t v = db->values[db->index.Rank(squares)];
-        return v == kPdbUnreachable ? kInf : v;
-      }
-    };
     std::array<int8_t, kMaxPiecesInProblem> of{};
     std::array<int, kMaxPiecesInProblem> left{}, dist{}, bound{};
-    std::array<Db, kMaxPiecesInProblem> dbs{};
-    int groups = 0;
+    // By group, its database (no values: none, the group is larger).
+    std::array<GroupCost, kMaxPiecesInProblem> dbs{};
     int sum = 0;
     // The sum after piece i of the placement sq moves from `from` to `to`;
     // above `cutoff`, only a lower bound above it.
@@ -176,7 +164,7 @@ class Ida {
       const int d = dist[j] + p.dist[to][p.target[i]] - p.dist[from][p.target[i]];
       const int others = sum - bound[j];
       int b = std::max(left[j] - 1, d);
-      if (dbs[j].db && others + b <= cutoff) b = std::max(b, dbs[j].Value(sq, i, to));
+      if (dbs[j].values && others + b <= cutoff) b = std::max(b, dbs[j].Value(sq, i, to));
       return std::min(kInf, others + b);
     }
     // Piece i has moved from `from` to `to`, sq the placement after it
@@ -191,7 +179,7 @@ class Ida {
     }
     int Bound(const Squares& sq, int j) const {
       const int b = std::max(left[j], dist[j]);
-      return dbs[j].db ? std::max(b, dbs[j].Value(sq, -1, 0)) : b;
+      return dbs[j].values ? std::max(b, dbs[j].Value(sq, -1, 0)) : b;
     }
   };
   int num_splits_ = 0;
