@@ -320,6 +320,7 @@ void GroupBound::FindConflicts(const SearchLimits& limits, uint64_t& nodes,
 int GroupBound::Merge(std::vector<uint32_t> groups, std::vector<int> values, bool touching_only,
                       int lower, int target, const SearchLimits& limits, uint64_t& nodes) {
   const uint64_t group_nodes = policy_.group_nodes;
+  const uint32_t all = (uint32_t(1) << p_.k) - 1;
   for (;;) {
     StartSplit split;
     for (size_t g = 0; g < groups.size(); ++g) split.Add(groups[g], values[g]);
@@ -334,6 +335,9 @@ int GroupBound::Merge(std::vector<uint32_t> groups, std::vector<int> values, boo
     for (size_t a = 0; a < groups.size(); ++a)
       for (size_t b = a + 1; b < groups.size(); ++b) {
         if (touching_only && !Touch(groups[a], groups[b])) continue;
+        // (Two groups that hold every piece: their count is the count
+        // itself, the main search's work, not a bound within these nodes.)
+        if ((groups[a] | groups[b]) == all) continue;
         Parts merged;
         merged.split.Add(groups[a], values[a]);
         merged.split.Add(groups[b], values[b]);
