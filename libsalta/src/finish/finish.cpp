@@ -342,7 +342,8 @@ class Count {
       GroupBound& groups = Groups();
       groups.SetWay(best_);
       uint64_t group_nodes = 0;
-      lower_ = groups.Improve(lower_, int(best_.size()), Limits(0, 0), group_nodes);
+      lower_ =
+          groups.Improve(policy_.group_nodes, lower_, int(best_.size()), Limits(0, 0), group_nodes);
       if (options_.techniques.longer_runs)
         lower_ = groups.LongerRuns(lower_, int(best_.size()), Limits(0, 0), group_nodes);
       nodes_ += group_nodes;
@@ -384,6 +385,20 @@ class Count {
           if (Proven()) return true;
         }
       }
+    }
+    // The merges again, each merged group given more nodes, within a
+    // budget: a merge cut short at the root may be a conflict of eight to
+    // twelve pieces that only the search's last iteration would prove.
+    if (policy_.remerge_nodes[stage] > 0 && found_ && !p_.jumps &&
+        options_.techniques.group_bound) {
+      GroupBound& groups = Groups();
+      groups.SetWay(best_);
+      uint64_t merge_nodes = 0;
+      lower_ = groups.Improve(policy_.remerge_nodes[stage], lower_, int(best_.size()),
+                              Limits(policy_.remerge_budget, 0), merge_nodes);
+      nodes_ += merge_nodes;
+      CarrySplit(groups);
+      if (Proven()) return true;
     }
     // Two pieces replanned at a time, once for each new best way (slower
     // than one at a time: after the cheaper proofs).

@@ -318,8 +318,8 @@ void GroupBound::FindConflicts(const SearchLimits& limits, uint64_t& nodes,
 }
 
 int GroupBound::Merge(std::vector<uint32_t> groups, std::vector<int> values, bool touching_only,
-                      int lower, int target, const SearchLimits& limits, uint64_t& nodes) {
-  const uint64_t group_nodes = policy_.group_nodes;
+                      uint64_t group_nodes, int lower, int target, const SearchLimits& limits,
+                      uint64_t& nodes) {
   const uint32_t all = (uint32_t(1) << p_.k) - 1;
   for (;;) {
     StartSplit split;
@@ -459,12 +459,13 @@ int GroupBound::LongerRuns(int lower, int target, const SearchLimits& limits, ui
   return lower;
 }
 
-int GroupBound::Improve(int lower, int target, const SearchLimits& limits, uint64_t& nodes) {
+int GroupBound::Improve(uint64_t group_nodes, int lower, int target, const SearchLimits& limits,
+                        uint64_t& nodes) {
   // The position's own conflicts first: cheap, and often all there is.
   std::vector<uint32_t> groups;
   std::vector<int> values;
   FindConflicts(limits, nodes, groups, values);
-  lower = Merge(groups, values, true, lower, target, limits, nodes);
+  lower = Merge(groups, values, true, group_nodes, lower, target, limits, nodes);
   for (const Partition& partition : partitions_) {
     if (lower >= target) return lower;
     groups.clear();
@@ -478,7 +479,7 @@ int GroupBound::Improve(int lower, int target, const SearchLimits& limits, uint6
       single.Set(p_.start);
       values.push_back(single.value());
     }
-    lower = Merge(groups, values, false, lower, target, limits, nodes);
+    lower = Merge(groups, values, false, group_nodes, lower, target, limits, nodes);
   }
   return lower;
 }

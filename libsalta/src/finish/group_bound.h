@@ -55,9 +55,10 @@ class GroupBound {
   void SetWay(const std::vector<PieceMove>& way);
 
   // A proven lower bound on p's count, at least `lower`; stops once it
-  // reaches `target`. Each group's search takes at most the policy's
-  // group_nodes.
-  int Improve(int lower, int target, const SearchLimits& limits, uint64_t& nodes);
+  // reaches `target`. Each group's search takes at most `group_nodes` (a
+  // count cut short before starts from the bound it proved).
+  int Improve(uint64_t group_nodes, int lower, int target, const SearchLimits& limits,
+              uint64_t& nodes);
 
   // The partitions of the pieces by target into runs longer than the
   // databases' (the policy's longer_runs), each run counted alone (each
@@ -102,8 +103,9 @@ class GroupBound {
   };
   // Merges groups (sets of pieces, with their proven counts) while a merge
   // of two gains, `touching_only`: only groups that touch (see Touch).
-  int Merge(std::vector<uint32_t> groups, std::vector<int> values, bool touching_only, int lower,
-            int target, const SearchLimits& limits, uint64_t& nodes);
+  int Merge(std::vector<uint32_t> groups, std::vector<int> values, bool touching_only,
+            uint64_t group_nodes, int lower, int target, const SearchLimits& limits,
+            uint64_t& nodes);
   // The disjoint small groups that gain most, into conflicts_; `groups`
   // and `values` get the partition they make with the other pieces alone
   // and its counts.

@@ -40,6 +40,14 @@ struct Policy {
   // from 2.7 s to 1.9 s; 1,000,000 at the first run instead took two far
   // positions from 0.5 s to 0.99 s).
   std::array<uint64_t, 4> grow_nodes = {0, 200000, 1000000, 0};
+  // Nodes each merged group's search may take when the merges run again,
+  // at each stage (0: not then), and all of them together. Unseen far
+  // positions s3 #57 from 9.2 s to 0.64 s and #99 from 2.2 s to 0.73 s (a
+  // group of twelve pieces, cut short at 20,000 nodes, needs two moves
+  // more than its parts); four others 0.03 to 0.46 s slower. After the
+  // third IDA* run instead, neither was proven sooner.
+  std::array<uint64_t, 4> remerge_nodes = {0, 100000, 0, 0};
+  uint64_t remerge_budget = 300000;
   uint64_t packing_steps = 100000;
   // The partitions whose groups' counts IDA* carries (the best sums at the
   // start; at most Ida::kMaxSplits): their bounds fall with different
