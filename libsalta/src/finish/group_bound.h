@@ -102,7 +102,8 @@ class GroupBound {
     std::vector<PieceMove> way;  // an optimal one of the pieces alone, where exact
   };
   // Merges groups (sets of pieces, with their proven counts) while a merge
-  // of two gains, `touching_only`: only groups that touch (see Touch).
+  // of two gains, `touching_only`: only groups that touch (see Touch);
+  // never two that hold every piece (that count is the search's work).
   int Merge(std::vector<uint32_t> groups, std::vector<int> values, bool touching_only,
             uint64_t group_nodes, int lower, int target, const SearchLimits& limits,
             uint64_t& nodes);

@@ -44,8 +44,8 @@ struct Policy {
   // at each stage (0: not then), and all of them together. Unseen far
   // positions s3 #57 from 9.2 s to 0.64 s and #99 from 2.2 s to 0.73 s (a
   // group of twelve pieces, cut short at 20,000 nodes, needs two moves
-  // more than its parts); four others 0.03 to 0.46 s slower. After the
-  // third IDA* run instead, neither was proven sooner.
+  // more than its parts); four others 0.03 to 0.46 s slower; on seed 4,
+  // neutral. After the third IDA* run instead, neither was proven sooner.
   std::array<uint64_t, 4> remerge_nodes = {0, 100000, 0, 0};
   uint64_t remerge_budget = 300000;
   uint64_t packing_steps = 100000;
