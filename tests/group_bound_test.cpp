@@ -277,7 +277,7 @@ TEST(GroupBound, CarriedGroupsUseTheirDatabases) {
   uint64_t used[2] = {};
   for (bool databases : {false, true}) {
     IdaOptions options;
-    options.split_databases = databases;
+    options.carried_databases = databases;
     used[databases] = SolvedNodes(far, groups.best_splits(), options);
   }
   RecordProperty("nodes_without", std::to_string(used[0]));

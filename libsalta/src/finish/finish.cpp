@@ -197,7 +197,7 @@ class Count {
     ida_options.bound_table = options_.techniques.bound_table;
     ida_options.stubborn = options_.techniques.stubborn_sets;
     ida_options.pathmax = options_.techniques.pathmax;
-    ida_options.split_databases = options_.techniques.carried_databases;
+    ida_options.carried_databases = options_.techniques.carried_databases;
     ida_options.bound_table_entries = policy_.bound_table_entries;
     ida_options.progress = options_.progress;
     ida_.emplace(p_, h_, ida_options);
@@ -339,17 +339,9 @@ class Count {
     // Once for each set of databases: its groups' counts do not change.
     if (found_ && !p_.jumps && options_.techniques.group_bound && !groups_done_) {
       groups_done_ = true;
-      GroupBound& groups = Groups();
-      groups.SetWay(best_);
-      uint64_t group_nodes = 0;
-      lower_ =
-          groups.Improve(policy_.group_nodes, lower_, int(best_.size()), Limits(0, 0), group_nodes);
-      if (options_.techniques.longer_runs)
-        lower_ = groups.LongerRuns(lower_, int(best_.size()), Limits(0, 0), group_nodes);
-      nodes_ += group_nodes;
-      CarrySplit(groups);
-      if (Proven()) return true;
+      if (Merges(policy_.group_nodes, 0, options_.techniques.longer_runs)) return true;
       // The search's bound takes the position's conflicts in too.
+      const GroupBound& groups = Groups();
       if (options_.techniques.conflict_partition && !groups.conflicts().empty()) {
         absl::StatusOr<Partition> conflicts = ConflictPartition(p_, groups.conflicts());
         if (conflicts.ok()) {
@@ -390,16 +382,9 @@ class Count {
     // budget: a merge cut short at the root may be a conflict of eight to
     // twelve pieces that only the search's last iteration would prove.
     if (policy_.remerge_nodes[stage] > 0 && found_ && !p_.jumps &&
-        options_.techniques.group_bound) {
-      GroupBound& groups = Groups();
-      groups.SetWay(best_);
-      uint64_t merge_nodes = 0;
-      lower_ = groups.Improve(policy_.remerge_nodes[stage], lower_, int(best_.size()),
-                              Limits(policy_.remerge_budget, 0), merge_nodes);
-      nodes_ += merge_nodes;
-      CarrySplit(groups);
-      if (Proven()) return true;
-    }
+        options_.techniques.group_bound &&
+        Merges(policy_.remerge_nodes[stage], policy_.remerge_budget, false))
+      return true;
     // Two pieces replanned at a time, once for each new best way (slower
     // than one at a time: after the cheaper proofs).
     if (options_.techniques.shorten && found_ && best_.size() != shortened_size_) {
@@ -408,6 +393,23 @@ class Count {
       if (Proven()) return true;
     }
     return false;
+  }
+
+  // The group bound's merges (GroupBound::Improve), each merged group's
+  // search within `group_nodes`, all within `budget` (0: the limits
+  // only), then the longer runs where asked; their best partitions are
+  // carried into IDA*. True when the bounds meet.
+  bool Merges(uint64_t group_nodes, uint64_t budget, bool longer_runs) {
+    GroupBound& groups = Groups();
+    groups.SetWay(best_);
+    uint64_t group_bound_nodes = 0;
+    const SearchLimits limits = Limits(budget, 0);
+    lower_ = groups.Improve(group_nodes, lower_, int(best_.size()), limits, group_bound_nodes);
+    if (longer_runs)
+      lower_ = groups.LongerRuns(lower_, int(best_.size()), limits, group_bound_nodes);
+    nodes_ += group_bound_nodes;
+    CarrySplit(groups);
+    return Proven();
   }
 
   // The groups' counts that bound the start carried into IDA*.

@@ -119,7 +119,7 @@ void Ida::SetStartSplits(const std::vector<StartSplit>& splits) {
       // where the bound's databases have it.
       split.dbs[j] = GroupCost();
       const int size = int(pieces.size());
-      if (options_.split_databases && size >= 2 && size <= kMaxGroupSize) {
+      if (options_.carried_databases && size >= 2 && size <= kMaxGroupSize) {
         pieces = ByTarget(p_, std::move(pieces));  // (as the bound's groups, which share it)
         std::vector<int8_t> targets;
         for (int i : pieces) targets.push_back(p_.target[i]);

@@ -50,9 +50,9 @@ struct IdaOptions {
   // one (bidirectional pathmax): needs the bound table kept by state.
   bool pathmax = true;
   // Bound the carried groups that have databases (at most kMaxGroupSize
-  // pieces) by their exact cost too (see Split); FinishTechniques::
-  // carried_databases.
-  bool split_databases = true;
+  // pieces) by their exact cost too (see Split), as
+  // FinishTechniques::carried_databases.
+  bool carried_databases = true;
   size_t bound_table_entries = size_t(1) << 22;
   // Called before each iteration with the proven lower bound and nodes so far.
   std::function<void(int lower, uint64_t nodes)> progress;
