@@ -78,7 +78,11 @@ uint32_t Ida::Movers(int budget) const {
       else
         free |= SquareBit(y);
     }
-    for (int m = 0; m < 16; ++m) needs |= uint16_t((reach[m] & free) != 0) << m;
+    if (free)
+      for (int m = 0; m < 16; ++m) needs |= uint16_t((reach[m] & free) != 0) << m;
+    // An unfinished piece that needs no other is a stubborn set alone, the
+    // least there is: the first one is what the closure below would choose.
+    if (needs == uint16_t(1) << j && sq_[j] != p_.target[j]) return needs;
     closure[j] = needs;
   }
   // Warshall's transitive closure: who needs m needs what m needs.
