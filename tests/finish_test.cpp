@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -435,6 +436,16 @@ TEST(Finish, EveryPlacementOf4PiecesOn6x6) {
              PiecesOf(Side::kBlack,
                       {{Kind::kStar, 1}, {Kind::kStar, 3}, {Kind::kMoon, 2}, {Kind::kMoon, 3}}),
              WithGroups(2), 1, true);
+}
+
+// Five pieces in one database (the largest group; on 6x6 built in the
+// count): its values are the counts of breadth-first search.
+TEST(Finish, PlacementsOf5PiecesOn6x6) {
+  const auto pieces = PiecesOf(
+      Side::kWhite,
+      {{Kind::kStar, 1}, {Kind::kStar, 2}, {Kind::kStar, 3}, {Kind::kMoon, 1}, {Kind::kMoon, 2}});
+  CrossCheck(MakeV("standard", {}, 6, 2), Side::kWhite, pieces, WithGroups(5), 331, true);
+  CrossCheck(MakeV("pre1900", {}, 6, 2), Side::kWhite, pieces, WithGroups(5), 1009, true);
 }
 
 TEST(Finish, EveryPlacementOf2PiecesOn10x10) {
@@ -1129,6 +1140,39 @@ TEST(Finish, PatternTablesAreStored) {
   }
   EXPECT_GT(tables, 0);
   std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
+}
+
+// Databases of five pieces on 10x10 (254 MB each, minutes to build) are
+// built ahead only: where they are not stored, a count uses those of the
+// board and says so.
+TEST(Finish, LargestTablesAreNotBuiltInACount) {
+  const Position start = Position::Start(Variant::Default());
+  for (const std::string& dir : {std::string(), TempDir("patterns")}) {
+    FinishOptions options;
+    options.pattern_group_size = 5;
+    options.pattern_dir = dir;
+    std::vector<std::string> notes;
+    options.report = [&notes](const std::string& m) { notes.push_back(m); };
+    absl::StatusOr<FinishResult> r = MinMovesToFinish(start, Side::kWhite, options);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_TRUE(r->exact);
+    EXPECT_EQ(r->moves(), 105);
+    EXPECT_GE(r->pattern_size, 2);
+    EXPECT_LE(r->pattern_size, 4);
+    ASSERT_EQ(notes.size(), 1u);
+    EXPECT_NE(notes[0].find("no pattern tables of 5 pieces"), std::string::npos) << notes[0];
+    if (!dir.empty()) {
+      EXPECT_NE(notes[0].find(dir), std::string::npos) << notes[0];
+      if (std::filesystem::exists(dir))
+        for (const auto& e : std::filesystem::directory_iterator(dir)) {
+          const std::string name = e.path().filename().string();
+          const std::string targets = name.substr(name.find("targets_") + 8);
+          EXPECT_LE(std::count(targets.begin(), targets.end(), '_') + 1, 4)
+              << "built in the count: " << name;
+        }
+      std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
+    }
+  }
 }
 
 // A pattern directory that cannot be made is an error, not a count.

@@ -295,9 +295,10 @@ TEST(ScoreCli, ToolIsBuilt) {
 TEST(ScoreCli, HelpExitsZeroAndMentionsEveryFlag) {
   const ToolRun r = RunTool("--help");
   EXPECT_EQ(r.status, 0) << r.err;
-  for (const char* flag : {"--rules", "--rule", "--board", "--rows", "--position", "--moves",
-                           "--record", "--game", "--side", "--time-limit", "--solution", "--json",
-                           "--pattern-dir", "--build-patterns", "--bound-table-mb", "--help"})
+  for (const char* flag :
+       {"--rules", "--rule", "--board", "--rows", "--position", "--moves", "--record", "--game",
+        "--side", "--time-limit", "--solution", "--json", "--pattern-dir", "--pattern-size",
+        "--build-patterns", "--bound-table-mb", "--help"})
     EXPECT_TRUE(Has(r.out, flag)) << flag << " not in --help:\n" << r.out;
 }
 
@@ -909,6 +910,41 @@ TEST(ScoreCli, LargePatternTablesAreReadOnlyByLongerCounts) {
   EXPECT_TRUE(Has(longer.err, "damaged")) << longer.err;
   EXPECT_TRUE(ParseOneLine(longer.out)["white"].value("exact", false)) << longer.out;
   std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
+}
+
+// --pattern-size: tables of five pieces are built ahead (on 6x6, in
+// moments) and used; on 10x10, where they are not built, a count says so
+// once and uses those of the board.
+TEST(ScoreCli, PatternSizeFiveIsBuiltAheadOnly) {
+  const std::string dir = TempDirectory() + "/tables";
+  const std::string small = " --board 6 --rows 2 --pattern-size 5 --pattern-dir '" + dir + "'";
+  const ToolRun built = RunTool("--build-patterns" + small);
+  ASSERT_EQ(built.status, 0) << built.out << built.err;
+  int fives = 0;
+  for (const std::string& t : TableDirs(dir)) {
+    const std::string targets = t.substr(t.find("targets_") + 8);
+    if (std::count(targets.begin(), targets.end(), '_') == 4) ++fives;
+  }
+  EXPECT_GT(fives, 0) << built.out;
+  EXPECT_TRUE(Has(built.err, "stored")) << built.err;
+  const nlohmann::json five = RunJson("--side white" + small);
+  const nlohmann::json none = RunJson("--side white --board 6 --rows 2 --pattern-size 0");
+  EXPECT_EQ(IntOr(five["white"], "moves"), IntOr(none["white"], "moves")) << five.dump();
+
+  const std::string empty = TempDirectory() + "/none";
+  const ToolRun large =
+      RunTool("--position start --json --pattern-size 5 --pattern-dir '" + empty + "'");
+  EXPECT_EQ(large.status, 0) << large.out << large.err;
+  EXPECT_TRUE(Has(large.err, "built ahead only")) << large.err;
+  EXPECT_EQ(large.err.find("built ahead only"), large.err.rfind("built ahead only")) << large.err;
+  EXPECT_EQ(IntOr(ParseOneLine(large.out)["white"], "moves"), 105) << large.out;
+  for (const char* bad : {"6", "-2", "x", "4.5"}) {
+    const ToolRun r = RunTool(std::string("--position start --pattern-size ") + bad);
+    EXPECT_EQ(r.status, 2) << bad << ": " << r.err;
+    EXPECT_TRUE(Has(r.err, "--pattern-size")) << r.err;
+  }
+  std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
+  std::filesystem::remove_all(std::filesystem::path(empty).parent_path());
 }
 
 TEST(ScoreCli, PatternTablesAreBuiltAheadCheckedAndRebuilt) {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -135,6 +136,7 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
   double time_limit = 0;
   bool solution = false, json = false, build_patterns = false;
   int bound_table_mb = salta::kDefaultBoundTableMegabytes;
+  int pattern_size = -1;
   std::string pattern_dir = salta::DefaultPatternDir();
   salta::tools::VariantFlags variant_flags;
   variant_flags.Add(app);
@@ -169,6 +171,13 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
                  "Keep the pattern tables (RocksDB) in this directory, so that later runs start "
                  "with them; \"\" for none (built in memory each run)")
       ->capture_default_str();
+  app.add_option("--pattern-size", pattern_size,
+                 "The most pieces one pattern table covers: -1 by the board (4 on 10x10), 0 none, "
+                 "up to 5. Tables of 5 on 10x10 (254 MB each, about 2.3 GB a side in memory) are "
+                 "built ahead only, with --build-patterns (minutes), and take seconds to load: "
+                 "for many counts in one run. Without them a count uses those of the board")
+      ->capture_default_str()
+      ->transform(salta::tools::Integer(-1, salta::kMaxPatternGroupSize));
   app.add_flag("--build-patterns", build_patterns,
                "Build the pattern tables of the variant (--rules, --board, --rows) into "
                "--pattern-dir, then exit");
@@ -186,7 +195,12 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
   options.want_solution = solution;
   options.bound_table_megabytes = bound_table_mb;
   options.pattern_dir = pattern_dir;
-  options.report = [&tool](const std::string& message) { tool.Note(message); };
+  options.pattern_group_size = pattern_size;
+  // Each note once, though every count (both sides) may make it.
+  std::set<std::string> noted;
+  options.report = [&tool, &noted](const std::string& message) {
+    if (noted.insert(message).second) tool.Note(message);
+  };
   if (build_patterns) {
     if (pattern_dir.empty()) return tool.Fail("--build-patterns needs a --pattern-dir");
     const salta::Position start = salta::Position::Start(**variant);

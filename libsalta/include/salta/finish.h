@@ -105,7 +105,10 @@ struct FinishOptions {
   // The most pieces one pattern database covers: -1 chooses by the board (4
   // on 10x10), 0 uses none (the per-piece distances only: exact, slower),
   // at most kMaxPatternGroupSize. Pattern databases apply when pieces cannot
-  // jump on the clear board.
+  // jump on the clear board. Databases too large to build in a count (5 on
+  // 10x10: 254 MB each, minutes to build, seconds to load) are used only
+  // where PreparePatternDatabases stored them in pattern_dir; else the
+  // count uses the size chosen by the board, and `report` says so.
   int pattern_group_size = -1;
   // A directory where pattern databases are kept as RocksDB tables (one
   // table per group, see salta/store.h): loaded when present, built and
@@ -128,13 +131,13 @@ struct FinishOptions {
   // Called between iterations with the proven lower bound and nodes so far.
   std::function<void(int lower, uint64_t nodes)> progress;
   // Called with a line for the user when a stored pattern table was found
-  // damaged and is rebuilt.
+  // damaged and is rebuilt, or the databases asked for are not stored.
   std::function<void(const std::string& message)> report;
   FinishTechniques techniques;
 };
 
 // The largest FinishOptions::pattern_group_size.
-inline constexpr int kMaxPatternGroupSize = 4;
+inline constexpr int kMaxPatternGroupSize = 5;
 
 // The directory salta-score keeps pattern tables in by default:
 // $XDG_CACHE_HOME/salta, else $HOME/.cache/salta; empty if neither is set.

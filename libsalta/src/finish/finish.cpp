@@ -29,16 +29,25 @@ namespace {
 
 static_assert(Policy{}.carried_splits <= Ida::kMaxSplits, "IDA* carries at most kMaxSplits");
 
+// Whether a count may build databases of `size` pieces (else they are built
+// ahead only).
+bool BuiltInCount(const Problem& p, int size, const Policy& policy) {
+  absl::StatusOr<PlacementIndex> index = PlacementIndex::Make(p.n, size);
+  return index.ok() && index->size() <= policy.max_default_pdb_entries;
+}
+
+// The group size of the pattern databases by the board: the largest a count
+// may build.
+int BoardGroupSize(const Problem& p, const Policy& policy) {
+  int k = 1;
+  while (k < kMaxGroupSize && k < p.k && BuiltInCount(p, k + 1, policy)) ++k;
+  return k;
+}
+
 // The group size of the pattern databases: the option, or by the board.
 int GroupSize(const Problem& p, const FinishOptions& options, const Policy& policy) {
   if (options.pattern_group_size >= 0) return std::min(options.pattern_group_size, p.k);
-  int k = 1;
-  while (k < kMaxGroupSize && k < p.k) {
-    absl::StatusOr<PlacementIndex> index = PlacementIndex::Make(p.n, k + 1);
-    if (!index.ok() || index->size() > policy.max_default_pdb_entries) break;
-    ++k;
-  }
-  return k;
+  return BoardGroupSize(p, policy);
 }
 
 // The partitions of groups of `size` the bound is the maximum over, with
@@ -162,10 +171,30 @@ class Count {
     // Small databases (three pieces, milliseconds to build) unless the
     // large ones are in memory: most counts need no more. (None where
     // pieces can jump.)
-    const int size = p_.jumps ? 0 : GroupSize(p_, options_, policy_);
+    int size = p_.jumps ? 0 : GroupSize(p_, options_, policy_);
     int small = size;
     if (options_.pattern_group_size < 0 && size > kSmallGroupSize) small = kSmallGroupSize;
     std::vector<Partition> partitions;
+    // Databases built ahead only: from memory or pattern_dir, else those of
+    // the size chosen by the board.
+    if (size > 1 && !BuiltInCount(p_, size, policy_)) {
+      absl::StatusOr<std::vector<Partition>> ahead =
+          BoundPartitions(p_, size, options_, policy_, Find::kStored);
+      if (!ahead.ok()) return ahead.status();
+      if (ahead->empty()) {
+        const int board = BoardGroupSize(p_, policy_);
+        if (options_.report)
+          options_.report(absl::StrCat(
+              "no pattern tables of ", size, " pieces",
+              options_.pattern_dir.empty() ? "" : absl::StrCat(" in ", options_.pattern_dir),
+              " (they are built ahead only); counting with tables of ", board));
+        size = board;
+        small = std::min(size, kSmallGroupSize);
+      } else {
+        partitions = std::move(*ahead);
+        small = size;
+      }
+    }
     // (Not when counts must take the same nodes whatever ran before.)
     if (small < size && options_.reuse_cached_patterns) {
       absl::StatusOr<std::vector<Partition>> cached =

@@ -70,8 +70,7 @@ GroupBound::Count GroupBound::GroupCount(uint32_t pieces, uint64_t group_nodes,
     }
   const Problem sub = SubProblem(p_, members);
   // The databases' partitions cut down to the group: whole groups keep
-  // their database; the parts of the others (three pieces at most) get
-  // small ones of their own, built in milliseconds.
+  // their database; the parts of the others get small ones of their own.
   std::vector<Partition> parts;
   for (const Partition& partition : partitions_) {
     Partition part;
@@ -86,13 +85,29 @@ GroupBound::Count GroupBound::GroupCount(uint32_t pieces, uint64_t group_nodes,
       if (cut.pieces.empty()) continue;
       if (cut.pieces.size() == group.pieces.size()) {
         cut.pdb = group.pdb;
-      } else {
-        absl::StatusOr<std::shared_ptr<const PatternDb>> pdb =
-            FindPatternDb(sub, targets, PatternSource{}, Find::kBuild);
-        if (!pdb.ok()) return Count{};  // in memory: cannot fail
-        cut.pdb = *pdb;
+        part.push_back(std::move(cut));
+        continue;
       }
-      part.push_back(std::move(cut));
+      // A part of a group has its own database where it is small (built in
+      // milliseconds) or in memory; else it is cut into runs of small ones.
+      const size_t n = cut.pieces.size();
+      if (n > size_t(kSmallGroupSize)) {
+        absl::StatusOr<std::shared_ptr<const PatternDb>> pdb =
+            FindPatternDb(sub, targets, PatternSource{}, Find::kCached);
+        if (pdb.ok()) {
+          cut.pdb = *pdb;
+          part.push_back(std::move(cut));
+          continue;
+        }
+      }
+      for (size_t at = 0; at < n; at += kSmallGroupSize) {
+        const size_t end = std::min(n, at + kSmallGroupSize);
+        absl::StatusOr<std::shared_ptr<const PatternDb>> pdb =
+            FindPatternDb(sub, std::vector<int8_t>(targets.begin() + at, targets.begin() + end),
+                          PatternSource{}, Find::kBuild);
+        if (!pdb.ok()) return Count{};  // in memory: cannot fail
+        part.push_back(Group{{cut.pieces.begin() + at, cut.pieces.begin() + end}, *pdb});
+      }
     }
     parts.push_back(std::move(part));
   }

@@ -232,7 +232,8 @@ class Cache {
   }
 
  private:
-  static constexpr size_t kMaxBytes = size_t(1) << 30;
+  // Both sides' databases of five pieces on 10x10 (nine of 254 MB a side).
+  static constexpr size_t kMaxBytes = size_t(6) << 30;
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<const PatternDb>> map_;
   std::deque<std::string> order_;
@@ -274,6 +275,8 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
   std::shared_ptr<const PatternDb> built = cached ? cached : BuildPatternDb(p, targets);
   if (absl::Status s = Save(p, *built, dir, damaged); !s.ok())
     return absl::Status(s.code(), absl::StrCat("cannot store pattern table: ", s.message()));
+  // Building ahead takes minutes where the tables are large: say what is done.
+  if (find == Find::kSave && source.report) source.report(absl::StrCat("stored ", dir));
   return Cache::Get().Insert(key, std::move(built));
 }
 

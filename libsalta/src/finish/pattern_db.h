@@ -27,7 +27,8 @@ namespace salta::finish_internal {
 
 inline constexpr uint8_t kPdbUnreachable = 255;
 // The most pieces one database may cover: 4 on 10x10 is 5.5 million
-// placements (5.5 MB); 5 would be 254 MB.
+// placements (5.5 MB), built in a second; 5 is 254 MB, built ahead only
+// (Policy::max_default_pdb_entries).
 inline constexpr int kMaxGroupSize = kMaxPatternGroupSize;
 // Groups of at most this many pieces have databases built in milliseconds
 // (117,600 placements of three on 10x10), where a count needs them.
