@@ -179,7 +179,7 @@ class Count {
     // the size chosen by the board.
     if (size > 1 && !BuiltInCount(p_, size, policy_)) {
       absl::StatusOr<std::vector<Partition>> ahead =
-          BoundPartitions(p_, size, options_, policy_, Find::kStored);
+          BoundPartitions(p_, size, options_, policy_, Find::kAhead);
       if (!ahead.ok()) return ahead.status();
       if (ahead->empty()) {
         const int board = BoardGroupSize(p_, policy_);

@@ -259,7 +259,8 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
   if (cached && (find != Find::kSave || source.dir.empty())) return cached;
   if (find == Find::kCached) return absl::NotFoundError("not in the cache");
   if (source.dir.empty()) {
-    if (find == Find::kStored) return absl::NotFoundError("no pattern directory");
+    if (find == Find::kStored || find == Find::kAhead)
+      return absl::NotFoundError("no pattern directory");
     return Cache::Get().Insert(key, BuildPatternDb(p, targets));
   }
   const std::string dir = PatternTableDir(p, targets, source.dir);
@@ -269,6 +270,12 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
     return loaded.status();
   if (find == Find::kStored && absl::IsNotFound(loaded.status())) return loaded.status();
   const bool damaged = absl::IsDataLoss(loaded.status());
+  if (find == Find::kAhead) {
+    if (damaged && source.report)
+      source.report(absl::StrCat("pattern table damaged (build the tables again ahead): ",
+                                 loaded.status().message()));
+    return absl::NotFoundError("no whole table");
+  }
   if (damaged && source.report)
     source.report(
         absl::StrCat("pattern table damaged, rebuilding it: ", loaded.status().message()));
@@ -321,7 +328,7 @@ absl::StatusOr<std::vector<Partition>> ResolvePartitions(
       absl::StatusOr<std::shared_ptr<const PatternDb>> pdb =
           FindPatternDb(p, targets, source, find);
       if (!pdb.ok()) {
-        if ((find == Find::kCached || find == Find::kStored) && absl::IsNotFound(pdb.status()))
+        if (find != Find::kBuild && find != Find::kSave && absl::IsNotFound(pdb.status()))
           return std::vector<Partition>();
         return pdb.status();
       }

@@ -55,7 +55,9 @@ struct PatternSource {
 // How far FindPatternDb goes for a database.
 enum class Find {
   kCached,  // the process's cache only
-  kStored,  // the cache, else a table in source.dir
+  kStored,  // the cache, else a table in source.dir (a damaged one rebuilt)
+  kAhead,   // as kStored, but a damaged table is reported and left for the
+            // next build ahead: for tables too large to build in a count
   kBuild,   // the cache, else a table, else built (and stored in source.dir)
   kSave,    // as kBuild, and a table in source.dir afterwards even where the
             // cache had the database (building ahead)
