@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "salta/notation.h"
+#include "salta/parallel.h"
 #include "salta/store.h"
 
 namespace salta::finish_internal {
@@ -318,22 +319,52 @@ std::vector<std::vector<std::vector<int>>> PartitionsByTarget(const Problem& p, 
 absl::StatusOr<std::vector<Partition>> ResolvePartitions(
     const Problem& p, const std::vector<std::vector<std::vector<int>>>& layout,
     const PatternSource& source, Find find) {
-  std::vector<Partition> partitions;
-  for (const std::vector<std::vector<int>>& groups : layout) {
-    Partition part;
-    for (const std::vector<int>& pieces : groups) {
+  // The distinct groups (partitions share some), found in order.
+  std::map<std::vector<int>, size_t> slot;
+  std::vector<std::vector<int>> groups;
+  for (const std::vector<std::vector<int>>& partition : layout)
+    for (const std::vector<int>& pieces : partition)
+      if (slot.emplace(pieces, groups.size()).second) groups.push_back(pieces);
+  std::vector<absl::StatusOr<std::shared_ptr<const PatternDb>>> found(
+      groups.size(), absl::NotFoundError("not looked for"));
+  // The user is told one line at a time, whatever thread finds a table.
+  std::mutex told;
+  PatternSource one_at_a_time{source.dir, nullptr};
+  if (source.report)
+    one_at_a_time.report = [&](const std::string& message) {
+      std::lock_guard<std::mutex> lock(told);
+      source.report(message);
+    };
+  auto find_range = [&](uint64_t lo, uint64_t hi, int) {
+    for (uint64_t g = lo; g < hi; ++g) {
       std::vector<int8_t> targets;
-      for (int i : pieces) targets.push_back(p.target[i]);
-      Group group{pieces, nullptr};
-      absl::StatusOr<std::shared_ptr<const PatternDb>> pdb =
-          FindPatternDb(p, targets, source, find);
+      for (int i : groups[g]) targets.push_back(p.target[i]);
+      found[g] = FindPatternDb(p, targets, one_at_a_time, find);
+    }
+  };
+  // Building ahead, or loading tables built ahead (seconds to minutes
+  // each), takes every core; else one group after another, up to the first
+  // missing.
+  absl::StatusOr<std::unique_ptr<ThreadPool>> pool = absl::UnavailableError("one thread");
+  if ((find == Find::kSave || find == Find::kAhead) && groups.size() > 1)
+    pool = ThreadPool::Make(std::min<int>(ThreadPool::Cores(), int(groups.size())));
+  if (pool.ok()) {
+    (*pool)->Run(0, groups.size(), 1, find_range);
+  } else {
+    for (size_t g = 0; g < groups.size() && (g == 0 || found[g - 1].ok()); ++g)
+      find_range(g, g + 1, 0);
+  }
+  std::vector<Partition> partitions;
+  for (const std::vector<std::vector<int>>& partition : layout) {
+    Partition part;
+    for (const std::vector<int>& pieces : partition) {
+      const absl::StatusOr<std::shared_ptr<const PatternDb>>& pdb = found[slot[pieces]];
       if (!pdb.ok()) {
         if (find != Find::kBuild && find != Find::kSave && absl::IsNotFound(pdb.status()))
           return std::vector<Partition>();
         return pdb.status();
       }
-      group.pdb = *pdb;
-      part.push_back(std::move(group));
+      part.push_back(Group{pieces, *pdb});
     }
     partitions.push_back(std::move(part));
   }
