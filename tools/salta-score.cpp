@@ -173,14 +173,14 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--pattern-size", pattern_size,
                  "The most pieces one pattern table covers: -1 by the board (4 on 10x10), 0 none, "
-                 "up to 5. Tables of 5 on 10x10 (254 MB each, about 2.3 GB a side in memory) are "
-                 "built ahead only, with --build-patterns (minutes), and take seconds to load: "
-                 "for many counts in one run. Without them a count uses those of the board")
+                 "up to 5. Tables of 5 on 10x10 (nine of 254 MB, 2.3 GB in memory) are built "
+                 "ahead only, with --build-patterns (minutes), and take seconds to load: for many "
+                 "counts in one run. Without them a count uses those of the board")
       ->capture_default_str()
       ->transform(salta::tools::Integer(-1, salta::kMaxPatternGroupSize));
   app.add_flag("--build-patterns", build_patterns,
-               "Build the pattern tables of the variant (--rules, --board, --rows) into "
-               "--pattern-dir, then exit");
+               "Build the pattern tables of the variant (--rules, --board, --rows, "
+               "--pattern-size) into --pattern-dir, a table a core, then exit");
   app.add_flag("--json", json,
                "Print one JSON object on one line: white, black (moves, exact, reachable, lower, "
                "upper, seconds, nodes, unreachable), result, score, reason; errors too, as "

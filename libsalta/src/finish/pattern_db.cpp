@@ -233,7 +233,8 @@ class Cache {
   }
 
  private:
-  // Both sides' databases of five pieces on 10x10 (nine of 254 MB a side).
+  // Two variants' databases of five pieces on 10x10 (nine of 254 MB each;
+  // the two sides of a variant share them).
   static constexpr size_t kMaxBytes = size_t(6) << 30;
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<const PatternDb>> map_;
