@@ -172,8 +172,7 @@ class Count {
     // large ones are in memory: most counts need no more. (None where
     // pieces can jump.)
     int size = p_.jumps ? 0 : GroupSize(p_, options_, policy_);
-    int small = size;
-    if (options_.pattern_group_size < 0 && size > kSmallGroupSize) small = kSmallGroupSize;
+    bool by_board = options_.pattern_group_size < 0;
     std::vector<Partition> partitions;
     // Databases built ahead only: from memory or pattern_dir, else those of
     // the size chosen by the board.
@@ -189,12 +188,12 @@ class Count {
               options_.pattern_dir.empty() ? "" : absl::StrCat(" in ", options_.pattern_dir),
               " (they are built ahead only); counting with tables of ", board));
         size = board;
-        small = std::min(size, kSmallGroupSize);
+        by_board = true;
       } else {
         partitions = std::move(*ahead);
-        small = size;
       }
     }
+    int small = by_board ? std::min(size, kSmallGroupSize) : size;
     // (Not when counts must take the same nodes whatever ran before.)
     if (small < size && options_.reuse_cached_patterns) {
       absl::StatusOr<std::vector<Partition>> cached =

@@ -346,11 +346,14 @@ absl::StatusOr<std::vector<Partition>> ResolvePartitions(
   // Building ahead, or loading tables built ahead (seconds to minutes
   // each), takes every core; else one group after another, up to the first
   // missing.
-  absl::StatusOr<std::unique_ptr<ThreadPool>> pool = absl::UnavailableError("one thread");
-  if ((find == Find::kSave || find == Find::kAhead) && groups.size() > 1)
-    pool = ThreadPool::Make(std::min<int>(ThreadPool::Cores(), int(groups.size())));
-  if (pool.ok()) {
-    (*pool)->Run(0, groups.size(), 1, find_range);
+  std::unique_ptr<ThreadPool> pool;
+  if ((find == Find::kSave || find == Find::kAhead) && groups.size() > 1) {
+    absl::StatusOr<std::unique_ptr<ThreadPool>> made =
+        ThreadPool::Make(std::min<int>(ThreadPool::Cores(), int(groups.size())));
+    if (made.ok()) pool = std::move(*made);  // else one thread
+  }
+  if (pool) {
+    pool->Run(0, groups.size(), 1, find_range);
   } else {
     for (size_t g = 0; g < groups.size() && (g == 0 || found[g - 1].ok()); ++g)
       find_range(g, g + 1, 0);
