@@ -73,5 +73,20 @@ TEST(PatternDb, TablesBuiltAheadAreNeverBuiltByACount) {
   std::filesystem::remove_all(path);
 }
 
+// Building ahead takes a core a table only while the free memory holds
+// every build running at once.
+TEST(PatternDb, BuildsAtOnceAreCappedByFreeMemory) {
+  // A five on 10x10 (50 dark squares): 50^5 bytes of distances and five
+  // bytes for each of its 254,251,200 placements.
+  EXPECT_EQ(BuildBytes(50, 5), 312500000u + 5u * 254251200u);
+  const uint64_t five = BuildBytes(50, 5), gib = uint64_t(1) << 30;
+  EXPECT_EQ(BuildThreads(16, 9, 64 * gib, five), 9);    // a table a thread
+  EXPECT_EQ(BuildThreads(16, 20, 64 * gib, five), 16);  // a core a thread
+  EXPECT_EQ(BuildThreads(16, 9, 8 * gib, five), 5);     // 1.6 GB each
+  EXPECT_EQ(BuildThreads(2, 9, 1 * gib, five), 1);      // less than one: one
+  EXPECT_EQ(BuildThreads(2, 9, 0, five), 2);            // memory unknown
+  EXPECT_EQ(BuildThreads(0, 0, 0, 0), 1);
+}
+
 }  // namespace
 }  // namespace salta::finish_internal

@@ -1,13 +1,12 @@
 #include "salta/perft.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
 #include <memory>
 #include <new>
 
 #include "absl/strings/str_cat.h"
+#include "machine.h"
 #include "salta/movegen.h"
 #include "salta/parallel.h"
 
@@ -195,9 +194,7 @@ absl::StatusOr<PerftResult> CountPerftShare(const PerftPlan& plan, const PerftSh
   if (options.hash_mb > 0 && !mine.empty()) {
     // More than the machine has is refused before any allocation, so that an
     // overcommitting system does not hand out memory it cannot back.
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    const uint64_t machine_mb =
-        pages > 0 && page > 0 ? (uint64_t(pages) * uint64_t(page)) >> 20 : 0;
+    const uint64_t machine_mb = MachineMemory() >> 20;
     if (machine_mb > 0 && uint64_t(options.hash_mb) > machine_mb)
       return absl::ResourceExhaustedError(absl::StrCat("cannot allocate ", options.hash_mb,
                                                        " MB for the hash table: the machine has ",

@@ -1,13 +1,12 @@
 #include "salta/egtb/build.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
+#include "machine.h"
 #include "salta/egtb/checkpoint.h"
 #include "salta/egtb/retrograde.h"
 
@@ -18,11 +17,6 @@ using Clock = std::chrono::steady_clock;
 
 double Since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
-}
-
-uint64_t MachineMemory() {
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : UINT64_MAX;
 }
 
 std::string BlockFilePath(const std::string& dir, int rank, int processes) {
@@ -109,7 +103,9 @@ absl::StatusOr<BuildReport> Build(const TableClass& cls, const std::string& dir,
 
   // Refused at once when it cannot fit.
   const uint64_t need = BuildMemoryBytes(cls, processes);
-  const uint64_t cap = options.memory_mb > 0 ? options.memory_mb << 20 : MachineMemory();
+  const uint64_t cap = options.memory_mb > 0 ? options.memory_mb << 20
+                       : MachineMemory() > 0 ? MachineMemory()
+                                             : UINT64_MAX;  // (unknown: no cap)
   absl::Status fits;
   if (need > cap)
     fits = absl::ResourceExhaustedError(absl::StrCat(

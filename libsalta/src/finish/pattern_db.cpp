@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "absl/strings/str_cat.h"
+#include "machine.h"
 #include "salta/notation.h"
 #include "salta/parallel.h"
 #include "salta/store.h"
@@ -317,6 +318,21 @@ std::vector<std::vector<std::vector<int>>> PartitionsByTarget(const Problem& p, 
   return layouts;
 }
 
+uint64_t BuildBytes(int n, int k) {
+  absl::StatusOr<PlacementIndex> index = PlacementIndex::Make(n, k);
+  const uint64_t placements = index.ok() ? index->size() : SparseSize(n, k);
+  // The search's distances by sparse index, its queue (four bytes a
+  // placement, a quarter of them twice while it grows) and the table it
+  // leaves: a five on 10x10 measured 1.55 GB at most.
+  return SparseSize(n, k) + 5 * placements;
+}
+
+int BuildThreads(int cores, size_t tables, uint64_t available, uint64_t per_table) {
+  uint64_t threads = std::min<uint64_t>(std::max(cores, 1), std::max<size_t>(tables, 1));
+  if (available > 0 && per_table > 0) threads = std::min(threads, available / per_table);
+  return int(std::max<uint64_t>(threads, 1));
+}
+
 absl::StatusOr<std::vector<Partition>> ResolvePartitions(
     const Problem& p, const std::vector<std::vector<std::vector<int>>>& layout,
     const PatternSource& source, Find find) {
@@ -346,11 +362,27 @@ absl::StatusOr<std::vector<Partition>> ResolvePartitions(
   // Building ahead, or loading tables built ahead (seconds to minutes
   // each), takes every core; else one group after another, up to the first
   // missing.
+  // A build holds far more than the table it leaves, so builds run at once
+  // only as many as the memory free now holds (a five on 10x10: 1.6 GB).
   std::unique_ptr<ThreadPool> pool;
   if ((find == Find::kSave || find == Find::kAhead) && groups.size() > 1) {
-    absl::StatusOr<std::unique_ptr<ThreadPool>> made =
-        ThreadPool::Make(std::min<int>(ThreadPool::Cores(), int(groups.size())));
-    if (made.ok()) pool = std::move(*made);  // else one thread
+    const int cores = std::min<int>(ThreadPool::Cores(), int(groups.size()));
+    int threads = cores;
+    if (find == Find::kSave) {
+      size_t largest = 0;
+      for (const std::vector<int>& group : groups) largest = std::max(largest, group.size());
+      const uint64_t per_table = BuildBytes(p.n, int(largest)), available = AvailableMemory();
+      threads = BuildThreads(cores, groups.size(), available, per_table);
+      if (threads < cores && source.report)
+        source.report(absl::StrCat("building ", threads, " table", threads > 1 ? "s" : "",
+                                   " at a time, not ", cores, ": each holds up to ",
+                                   (per_table >> 20) + 1, " MB while it is built and ",
+                                   available >> 20, " MB are free"));
+    }
+    if (threads > 1) {
+      absl::StatusOr<std::unique_ptr<ThreadPool>> made = ThreadPool::Make(threads);
+      if (made.ok()) pool = std::move(*made);  // else one thread
+    }
   }
   if (pool) {
     pool->Run(0, groups.size(), 1, find_range);

@@ -118,6 +118,13 @@ std::vector<int> ByTarget(const Problem& p, std::vector<int> pieces);
 std::vector<std::vector<std::vector<int>>> PartitionsByTarget(const Problem& p, int size,
                                                               const std::vector<int>& offsets);
 
+// The bytes building a database of k pieces on n squares holds at most.
+uint64_t BuildBytes(int n, int k);
+// How many of `tables` databases to build at once: one a core, as many as
+// `available` bytes hold at `per_table` each (0: not known, no cap), one
+// at least.
+int BuildThreads(int cores, size_t tables, uint64_t available, uint64_t per_table);
+
 // The groups of `layout` with their databases (see FindPatternDb); an
 // empty list when `find` stops short of one.
 absl::StatusOr<std::vector<Partition>> ResolvePartitions(
