@@ -360,10 +360,10 @@ absl::StatusOr<std::vector<Partition>> ResolvePartitions(
     }
   };
   // Building ahead, or loading tables built ahead (seconds to minutes
-  // each), takes every core; else one group after another, up to the first
+  // each), takes every core, but no more builds at once than the memory
+  // free now holds (a build holds far more than the table it leaves: a
+  // five on 10x10, 1.6 GB); else one group after another, up to the first
   // missing.
-  // A build holds far more than the table it leaves, so builds run at once
-  // only as many as the memory free now holds (a five on 10x10: 1.6 GB).
   std::unique_ptr<ThreadPool> pool;
   if ((find == Find::kSave || find == Find::kAhead) && groups.size() > 1) {
     const int cores = std::min<int>(ThreadPool::Cores(), int(groups.size()));
