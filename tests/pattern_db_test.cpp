@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "first_checksum.h"
 #include "salta/game.h"
 #include "salta/store.h"
 
@@ -70,6 +71,42 @@ TEST(PatternDb, TablesBuiltAheadAreNeverBuiltByACount) {
   absl::StatusOr<TableMeta> whole = Table::ReadMeta(table);
   ASSERT_TRUE(whole.ok()) << whole.status();
   EXPECT_NE(whole->parameters, before->parameters);
+  std::filesystem::remove_all(path);
+}
+
+// Building ahead stores again a table that carries the first, slower
+// checksum (salta/store.h); a count only loads it.
+TEST(PatternDb, BuildingAheadUpdatesTheFirstChecksum) {
+  absl::StatusOr<const Variant*> v = MakeVariant("standard", {}, 6, 2);
+  ASSERT_TRUE(v.ok()) << v.status();
+  const Problem p = MakeProblem(Position::Start(**v), Side::kWhite);
+  // A group no other test of this process builds (the cache answers first).
+  std::vector<int> o = ByTarget(p, {0, 1, 2, 3, 4, 5});
+  std::vector<int8_t> targets;
+  for (int i : {o[1], o[3], o[5]}) targets.push_back(p.target[i]);
+  char path[] = "/tmp/salta_pattern_db_XXXXXX";
+  ASSERT_NE(mkdtemp(path), nullptr);
+  std::vector<std::string> notes;
+  const PatternSource source{path, [&notes](const std::string& m) { notes.push_back(m); }};
+  const std::string table = PatternTableDir(p, targets, path);
+  ASSERT_TRUE(FindPatternDb(p, targets, source, Find::kSave).ok());
+  testing::RewriteWithFirstChecksum(table);
+  auto kind = [&table]() {
+    absl::StatusOr<TableMeta> meta = Table::ReadMeta(table);
+    EXPECT_TRUE(meta.ok()) << meta.status();
+    absl::StatusOr<std::unique_ptr<Table>> t = Table::Open(table, *meta);
+    EXPECT_TRUE(t.ok()) << t.status();
+    return t.ok() ? (*t)->checksum_kind() : Table::Checksum::kStable;
+  };
+  EXPECT_EQ(kind(), Table::Checksum::kFnv1a);
+  notes.clear();
+  ASSERT_TRUE(FindPatternDb(p, targets, source, Find::kStored).ok());
+  EXPECT_EQ(kind(), Table::Checksum::kFnv1a) << "a count only loads";
+  EXPECT_TRUE(notes.empty());
+  ASSERT_TRUE(FindPatternDb(p, targets, source, Find::kSave).ok());
+  EXPECT_EQ(kind(), Table::Checksum::kStable);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("stored"), std::string::npos) << notes[0];
   std::filesystem::remove_all(path);
 }
 

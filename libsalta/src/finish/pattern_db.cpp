@@ -126,10 +126,12 @@ TableMeta MetaOf(const Problem& p, const std::vector<int8_t>& targets) {
 
 // NotFound when there is no table; DataLoss when there is one of ours that
 // is damaged, incomplete or of another format (rebuilt by the caller); any
-// other error as it came.
+// other error as it came. `first_checksum`: whether the table carries the
+// first, slower checksum (store.h).
 absl::StatusOr<std::shared_ptr<const PatternDb>> Load(const Problem& p,
                                                       const std::vector<int8_t>& targets,
-                                                      const std::string& dir) {
+                                                      const std::string& dir,
+                                                      bool& first_checksum) {
   const TableMeta want = MetaOf(p, targets);
   absl::StatusOr<std::unique_ptr<Table>> table = Table::Open(dir, want);
   if (!table.ok()) {
@@ -146,6 +148,7 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> Load(const Problem& p,
     }
     return s;
   }
+  first_checksum = (*table)->checksum_kind() == Table::Checksum::kFnv1a;
   absl::StatusOr<PlacementIndex> index = PlacementIndex::Make(p.n, int(targets.size()));
   if (!index.ok()) return index.status();
   auto pdb = std::make_shared<PatternDb>(PatternDb{targets, *index, {}});
@@ -167,9 +170,9 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> Load(const Problem& p,
 
 // Writes the table under a name of its own, then renames it into place, so
 // that other processes only ever see complete tables and two processes
-// storing the same table at once do not meet. `damaged`: the table now at
-// dir is to be replaced.
-absl::Status Save(const Problem& p, const PatternDb& pdb, const std::string& dir, bool damaged) {
+// storing the same table at once do not meet. `replace`: the table now at
+// dir (damaged, or outdated) is to be replaced.
+absl::Status Save(const Problem& p, const PatternDb& pdb, const std::string& dir, bool replace) {
   static std::atomic<uint64_t> serial{0};
   const std::string scratch = absl::StrCat(dir, ".new-", getpid(), "-", serial++);
   {
@@ -188,7 +191,7 @@ absl::Status Save(const Problem& p, const PatternDb& pdb, const std::string& dir
     if (absl::Status s = (*table)->Finish(); !s.ok()) return s;
   }  // closed
   std::error_code ec;
-  if (damaged) std::filesystem::remove_all(dir, ec);
+  if (replace) std::filesystem::remove_all(dir, ec);
   std::filesystem::rename(scratch, dir, ec);
   if (ec) {
     std::error_code ignored;
@@ -267,8 +270,18 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
     return Cache::Get().Insert(key, BuildPatternDb(p, targets));
   }
   const std::string dir = PatternTableDir(p, targets, source.dir);
-  absl::StatusOr<std::shared_ptr<const PatternDb>> loaded = Load(p, targets, dir);
-  if (loaded.ok()) return Cache::Get().Insert(key, *loaded);
+  bool first_checksum = false;
+  absl::StatusOr<std::shared_ptr<const PatternDb>> loaded = Load(p, targets, dir, first_checksum);
+  if (loaded.ok()) {
+    // Building ahead stores again a table whose checksum takes longer to
+    // check at each load (store.h).
+    if (find == Find::kSave && first_checksum) {
+      if (absl::Status s = Save(p, **loaded, dir, /*replace=*/true); !s.ok())
+        return absl::Status(s.code(), absl::StrCat("cannot store pattern table: ", s.message()));
+      if (source.report) source.report(absl::StrCat("stored ", dir));
+    }
+    return Cache::Get().Insert(key, *loaded);
+  }
   if (!absl::IsNotFound(loaded.status()) && !absl::IsDataLoss(loaded.status()))
     return loaded.status();
   if (find == Find::kStored && absl::IsNotFound(loaded.status())) return loaded.status();

@@ -1,0 +1,44 @@
+// Tables as the first version of salta/store.h finished them: FNV-1a over
+// every stored key and value (each after its length in 8 bytes,
+// little-endian), in a completion record of two fields. A plain second
+// implementation of that checksum, so that tests can make such tables.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "rocksdb/db.h"
+
+namespace salta::testing {
+
+// Rewrites the completion record of the closed, finished table at dir in
+// the first format, with `flip` xored into its checksum (0: a whole table).
+inline void RewriteWithFirstChecksum(const std::string& dir, uint64_t flip = 0) {
+  rocksdb::DB* raw = nullptr;
+  ASSERT_TRUE(rocksdb::DB::Open(rocksdb::Options(), dir, &raw).ok());
+  std::unique_ptr<rocksdb::DB> db(raw);
+  uint64_t fnv = 0xCBF29CE484222325ull, count = 0;
+  auto mix = [&fnv](const rocksdb::Slice& bytes) {
+    for (int i = 0; i < 8; ++i)
+      fnv = (fnv ^ ((uint64_t(bytes.size()) >> (8 * i)) & 0xFF)) * 0x100000001B3ull;
+    for (size_t i = 0; i < bytes.size(); ++i)
+      fnv = (fnv ^ static_cast<unsigned char>(bytes[i])) * 0x100000001B3ull;
+  };
+  std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions()));
+  for (it->Seek("d/"); it->Valid() && it->key().starts_with("d/"); it->Next()) {
+    mix(it->key());
+    mix(it->value());
+    ++count;
+  }
+  ASSERT_TRUE(it->status().ok());
+  it.reset();
+  ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), "m/complete",
+                      absl::StrCat(count, " ", absl::Hex(fnv ^ flip)))
+                  .ok());
+}
+
+}  // namespace salta::testing
