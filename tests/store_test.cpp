@@ -36,6 +36,16 @@ class StoreTest : public ::testing::Test {
 
   std::string dir() const { return dir_.string(); }
 
+  // A finished table of 50 entries (key k: k bytes 'x'), closed.
+  void WriteFiftyEntries() {
+    absl::StatusOr<std::unique_ptr<Table>> t = Table::Create(dir(), Meta());
+    ASSERT_TRUE(t.ok()) << t.status();
+    for (uint64_t k = 0; k < 50; ++k)
+      ASSERT_TRUE((*t)->Put(EncodeKey(k), std::string(k, 'x')).ok());
+    ASSERT_TRUE((*t)->Finish().ok());
+    EXPECT_EQ((*t)->checksum_kind(), Table::Checksum::kStable);
+  }
+
   std::filesystem::path dir_;
 };
 
@@ -173,13 +183,7 @@ void PutRaw(const std::string& dir, const std::string& key, const std::string& v
 // A table is written with a checksum that Open checks: a value changed
 // behind its back is found.
 TEST_F(StoreTest, ChangedValueIsFound) {
-  {
-    absl::StatusOr<std::unique_ptr<Table>> t = Table::Create(dir(), Meta());
-    ASSERT_TRUE(t.ok()) << t.status();
-    for (uint64_t k = 0; k < 50; ++k)
-      ASSERT_TRUE((*t)->Put(EncodeKey(k), std::string(k, 'x')).ok());
-    ASSERT_TRUE((*t)->Finish().ok());
-  }
+  WriteFiftyEntries();
   ASSERT_TRUE(Table::Open(dir(), Meta()).ok());
   PutRaw(dir(), "d/" + EncodeKey(17), std::string(17, 'y'));
   absl::StatusOr<std::unique_ptr<Table>> t = Table::Open(dir(), Meta());
@@ -192,14 +196,7 @@ TEST_F(StoreTest, ChangedValueIsFound) {
 // same stream, in a record of two fields: they still open, and damage in
 // them is still found.
 TEST_F(StoreTest, TablesWithTheFirstChecksumStillOpen) {
-  {
-    absl::StatusOr<std::unique_ptr<Table>> t = Table::Create(dir(), Meta());
-    ASSERT_TRUE(t.ok()) << t.status();
-    for (uint64_t k = 0; k < 50; ++k)
-      ASSERT_TRUE((*t)->Put(EncodeKey(k), std::string(k, 'x')).ok());
-    ASSERT_TRUE((*t)->Finish().ok());
-    EXPECT_EQ((*t)->checksum_kind(), Table::Checksum::kStable);
-  }
+  WriteFiftyEntries();
   testing::RewriteWithFirstChecksum(dir());
   absl::StatusOr<std::unique_ptr<Table>> t = Table::Open(dir(), Meta());
   ASSERT_TRUE(t.ok()) << t.status();
