@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "first_checksum.h"
+#include "raw_table.h"
 #include "salta/game.h"
 #include "salta/store.h"
 

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "nlohmann/json.hpp"
+#include "raw_table.h"
 #include "salta/finish.h"
 #include "salta/game.h"
 #include "salta/legality.h"
@@ -968,6 +969,24 @@ TEST(ScoreCli, PatternTablesAreBuiltAheadCheckedAndRebuilt) {
   const ToolRun again = RunTool("--side white --json" + board);
   EXPECT_EQ(again.status, 0) << again.err;
   EXPECT_FALSE(Has(again.err, "damaged")) << "rebuilt tables are whole: " << again.err;
+
+  // A chunk changed behind the table's back, RocksDB's own checks whole:
+  // the table's checksum, checked as it is loaded, finds it.
+  std::string chunk;
+  {
+    absl::StatusOr<std::unique_ptr<Table>> t =
+        Table::Open(tables.front(), *Table::ReadMeta(tables.front()));
+    ASSERT_TRUE(t.ok()) << t.status();
+    absl::StatusOr<std::optional<std::string>> v = (*t)->Get(EncodeKey(0));
+    ASSERT_TRUE(v.ok() && v->has_value()) << v.status();
+    chunk = **v;
+  }
+  for (char& c : chunk) c = char(c + 1);
+  testing::PutRaw(tables.front(), "d/" + EncodeKey(0), chunk);
+  const ToolRun changed = RunTool("--side white --json" + board);
+  EXPECT_EQ(changed.status, 0) << changed.out << changed.err;
+  EXPECT_TRUE(Has(changed.err, "is damaged")) << changed.err;
+  EXPECT_EQ(IntOr(ParseOneLine(changed.out)["white"], "moves"), count) << changed.out;
 
   // Another kind of table where a pattern table belongs: an error, and the
   // table is left alone.

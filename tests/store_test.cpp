@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-#include "first_checksum.h"
+#include "raw_table.h"
 #include "rocksdb/db.h"
 
 namespace salta {
@@ -171,21 +171,12 @@ TEST_F(StoreTest, MismatchedTableIsRefused) {
   EXPECT_EQ(*meta, Meta());
 }
 
-// Writes records into a closed table's RocksDB directly, as damage (or an
-// older version of the library) would.
-void PutRaw(const std::string& dir, const std::string& key, const std::string& value) {
-  rocksdb::DB* raw = nullptr;
-  ASSERT_TRUE(rocksdb::DB::Open(rocksdb::Options(), dir, &raw).ok());
-  std::unique_ptr<rocksdb::DB> db(raw);
-  ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), key, value).ok());
-}
-
 // A table is written with a checksum that Open checks: a value changed
 // behind its back is found.
 TEST_F(StoreTest, ChangedValueIsFound) {
   WriteFiftyEntries();
   ASSERT_TRUE(Table::Open(dir(), Meta()).ok());
-  PutRaw(dir(), "d/" + EncodeKey(17), std::string(17, 'y'));
+  testing::PutRaw(dir(), "d/" + EncodeKey(17), std::string(17, 'y'));
   absl::StatusOr<std::unique_ptr<Table>> t = Table::Open(dir(), Meta());
   ASSERT_FALSE(t.ok());
   EXPECT_EQ(t.status().code(), absl::StatusCode::kDataLoss);
@@ -209,7 +200,7 @@ TEST_F(StoreTest, TablesWithTheFirstChecksumStillOpen) {
   ASSERT_FALSE(t.ok());
   EXPECT_NE(t.status().message().find("is damaged"), std::string::npos) << t.status();
   // A record naming a checksum this library does not know is malformed.
-  PutRaw(dir(), "m/complete", "50 1234 crc");
+  testing::PutRaw(dir(), "m/complete", "50 1234 crc");
   t = Table::Open(dir(), Meta());
   ASSERT_FALSE(t.ok());
   EXPECT_NE(t.status().message().find("malformed completion record"), std::string::npos)

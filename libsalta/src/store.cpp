@@ -347,8 +347,15 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Open(const std::string& dir,
 }
 
 absl::Status Table::Verify() const {
+  return ForEachVerified(nullptr);
+}
+
+absl::Status Table::ForEachVerified(
+    const std::function<absl::Status(absl::string_view key, absl::string_view value)>& visit)
+    const {
   uint64_t count = 0, sum = 0;
-  if (absl::Status st = Scan(checksum_kind_, count, sum); !st.ok()) return st;
+  if (absl::Status st = Scan(checksum_kind_, count, sum, visit ? &visit : nullptr); !st.ok())
+    return st;
   if (count != count_ || sum != checksum_)
     return absl::DataLossError(
         absl::StrCat("table ", dir_, " is damaged: it holds ", count, " entries with checksum ",
@@ -443,15 +450,20 @@ uint64_t Table::DiskBytes(const std::string& dir) {
   return bytes;
 }
 
-absl::Status Table::Scan(Checksum kind, uint64_t& count, uint64_t& checksum) const {
+absl::Status Table::Scan(Checksum kind, uint64_t& count, uint64_t& checksum,
+                         const std::function<absl::Status(absl::string_view key,
+                                                          absl::string_view value)>* visit) const {
   count = 0;
   checksum = 0xCBF29CE484222325ull;
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
   for (it->Seek(std::string(kDataPrefix)); it->Valid(); it->Next()) {
     absl::string_view key(it->key().data(), it->key().size());
     if (!absl::StartsWith(key, kDataPrefix)) break;
+    const absl::string_view value(it->value().data(), it->value().size());
+    if (visit)
+      if (absl::Status s = (*visit)(key.substr(kDataPrefix.size()), value); !s.ok()) return s;
     Mix(kind, checksum, key);
-    Mix(kind, checksum, absl::string_view(it->value().data(), it->value().size()));
+    Mix(kind, checksum, value);
     ++count;
   }
   return FromRocks(it->status(), absl::StrCat("reading table ", dir_));

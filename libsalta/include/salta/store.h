@@ -185,6 +185,12 @@ class Table {
   // Reads every entry of a complete table and compares them with the
   // completion record (what Open does with verify_checksum).
   absl::Status Verify() const;
+  // ForEach and Verify in one reading of the table (for a table opened
+  // without verify_checksum, read whole): where it fails, what was visited
+  // is to be thrown away.
+  absl::Status ForEachVerified(
+      const std::function<absl::Status(absl::string_view key, absl::string_view value)>& visit)
+      const;
 
   // The completion record's checksum over the entries: StableHash (what
   // Finish writes), or FNV-1a a byte at a time in tables finished before.
@@ -197,7 +203,12 @@ class Table {
 
  private:
   Table() = default;
-  absl::Status Scan(Checksum kind, uint64_t& count, uint64_t& checksum) const;
+  // Counts and checksums the entries, each visited first where `visit` is
+  // given.
+  absl::Status Scan(
+      Checksum kind, uint64_t& count, uint64_t& checksum,
+      const std::function<absl::Status(absl::string_view key, absl::string_view value)>* visit =
+          nullptr) const;
   absl::Status CheckMeta(const TableMeta& expected) const;
 
   std::unique_ptr<rocksdb::DB> db_;

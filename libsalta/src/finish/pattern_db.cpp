@@ -133,7 +133,10 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> Load(const Problem& p,
                                                       const std::string& dir,
                                                       bool& first_checksum) {
   const TableMeta want = MetaOf(p, targets);
-  absl::StatusOr<std::unique_ptr<Table>> table = Table::Open(dir, want);
+  // Checked while it is read (ForEachVerified): one reading, not two.
+  Table::OpenOptions read_once;
+  read_once.verify_checksum = false;
+  absl::StatusOr<std::unique_ptr<Table>> table = Table::Open(dir, want, read_once);
   if (!table.ok()) {
     const absl::Status& s = table.status();
     if (absl::IsNotFound(s)) return s;
@@ -153,18 +156,22 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> Load(const Problem& p,
   if (!index.ok()) return index.status();
   auto pdb = std::make_shared<PatternDb>(PatternDb{targets, *index, {}});
   const uint64_t size = index->size();
-  pdb->values.resize(size);
-  for (uint64_t chunk = 0; chunk * kChunk < size; ++chunk) {
-    absl::StatusOr<std::optional<std::string>> v = (*table)->Get(EncodeKey(chunk));
-    if (!v.ok()) return v.status();
-    const uint64_t len = std::min<uint64_t>(kChunk, size - chunk * kChunk);
-    if (!v->has_value() || (*v)->size() != len)
-      return absl::DataLossError(absl::StrCat("pattern table ", dir, " lacks chunk ", chunk));
-    std::memcpy(pdb->values.data() + chunk * kChunk, (*v)->data(), len);
-  }
-  if ((*table)->count() != (size + kChunk - 1) / kChunk)
+  const uint64_t chunks = (size + kChunk - 1) / kChunk;
+  // Every chunk once: as many as there are, each of its own key.
+  if ((*table)->count() != chunks)
     return absl::DataLossError(absl::StrCat("pattern table ", dir, " has ", (*table)->count(),
-                                            " chunks, expected ", (size + kChunk - 1) / kChunk));
+                                            " chunks, expected ", chunks));
+  pdb->values.resize(size);
+  absl::Status read =
+      (*table)->ForEachVerified([&](absl::string_view key, absl::string_view value) {
+        const std::optional<uint64_t> chunk = DecodeKey(key);
+        if (!chunk || *chunk >= chunks ||
+            value.size() != std::min<uint64_t>(kChunk, size - *chunk * kChunk))
+          return absl::DataLossError(absl::StrCat("pattern table ", dir, " has a malformed chunk"));
+        std::memcpy(pdb->values.data() + *chunk * kChunk, value.data(), value.size());
+        return absl::OkStatus();
+      });
+  if (!read.ok()) return read;  // (damage: DataLoss, rebuilt by the caller)
   return std::shared_ptr<const PatternDb>(std::move(pdb));
 }
 

@@ -1,7 +1,5 @@
-// Tables as the first version of salta/store.h finished them: FNV-1a over
-// every stored key and value (each after its length in 8 bytes,
-// little-endian), in a completion record of two fields. A plain second
-// implementation of that checksum, so that tests can make such tables.
+// Tables written behind salta/store.h's back, as damage or an earlier
+// version of the library leaves them.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -15,6 +13,20 @@
 
 namespace salta::testing {
 
+// Writes a record into the closed table at dir directly (data keys are
+// "d/" and the table's key).
+inline void PutRaw(const std::string& dir, const std::string& key, const std::string& value) {
+  rocksdb::DB* raw = nullptr;
+  ASSERT_TRUE(rocksdb::DB::Open(rocksdb::Options(), dir, &raw).ok());
+  std::unique_ptr<rocksdb::DB> db(raw);
+  ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), key, value).ok());
+}
+
+// Tables as the first version of salta/store.h finished them: FNV-1a over
+// every stored key and value (each after its length in 8 bytes,
+// little-endian), in a completion record of two fields; a plain second
+// implementation of that checksum.
+//
 // Rewrites the completion record of the closed, finished table at dir in
 // the first format, with `flip` xored into its checksum (0: a whole table).
 inline void RewriteWithFirstChecksum(const std::string& dir, uint64_t flip = 0) {
