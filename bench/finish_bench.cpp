@@ -378,7 +378,8 @@ bool* TechniqueFlag(salta::FinishTechniques& t, const std::string& name) {
                                                  {"neighbourhoods", &t.neighbourhoods},
                                                  {"groups_in_search", &t.groups_in_search},
                                                  {"pathmax", &t.pathmax},
-                                                 {"carried_databases", &t.carried_databases}};
+                                                 {"carried_databases", &t.carried_databases},
+                                                 {"both_ways", &t.both_ways}};
   for (const auto& [n, flag] : flags)
     if (name == n) return flag;
   return nullptr;

@@ -1,7 +1,7 @@
 // The solver's way shortening (libsalta/src/finish/shorten.h): the
 // bit-parallel insertion of a piece into a way against a plain search over
-// (moves of the way played, square), and the large neighbourhood search's
-// ways replayed on a plain board.
+// (moves of the way played, square), the large neighbourhood search's
+// ways replayed on a plain board, and ways taken backwards (problem.h).
 #include "finish/shorten.h"
 
 #include <gtest/gtest.h>
@@ -191,6 +191,43 @@ TEST(Shorten, NeighbourhoodSearchKeepsWaysLegalAndNoLonger) {
     EXPECT_TRUE(CheckSolution(*pos, Side::kWhite, moves).ok());
   }
   EXPECT_GT(shorter, 0);
+}
+
+// A way taken backwards (problem.h, Backwards) replays from the goal to the
+// start in the reversed problem, move for move; a way that comes back to
+// its start on the way (a step out and back first) is cut where the way
+// back first reaches its goal.
+TEST(Shorten, AWayTakenBackwardsReplaysFromTheGoal) {
+  std::mt19937_64 random(5);
+  int detours = 0;
+  for (int round = 0; round < 20; ++round) {
+    const Problem p = RandomProblem(2 + int(random() % 14), random);
+    ASSERT_TRUE(Reversible(p));
+    std::vector<PieceMove> way;
+    if (!CompleteWay(p, way)) continue;
+    const Problem back = Reversed(p);
+    EXPECT_EQ(back.start, p.target);
+    EXPECT_EQ(back.target, p.start);
+    std::vector<PieceMove> backwards = Backwards(p, way);
+    ASSERT_EQ(backwards.size(), way.size());
+    Squares end;
+    std::string why;
+    ASSERT_TRUE(Replays(back, 0, backwards, end, why)) << why;
+    EXPECT_EQ(end, back.target);
+    // A step out to a free square and back, before the way.
+    Bitboard occ = 0;
+    for (int i = 0; i < p.k; ++i) occ |= SquareBit(p.start[i]);
+    for (int d = 0; d < 4; ++d)
+      if (const int y = p.step_to[p.start[0]][d]; y >= 0 && !Contains(occ, y)) {
+        std::vector<PieceMove> detour = {PieceMove{0, p.start[0], int8_t(y), false},
+                                         PieceMove{0, int8_t(y), p.start[0], false}};
+        detour.insert(detour.end(), way.begin(), way.end());
+        EXPECT_EQ(Backwards(p, detour), backwards);
+        ++detours;
+        break;
+      }
+  }
+  EXPECT_GT(detours, 0);
 }
 
 }  // namespace

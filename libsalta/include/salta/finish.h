@@ -87,6 +87,11 @@ struct FinishTechniques {
   // bounded at each node by its exact cost alone, from its database (its
   // start count less its moves forgets the moves it wasted).
   bool carried_databases = true;
+  // Where every move can be taken back (steps every way, no jumps), the
+  // count from the goal back to the start, in turns with the count to the
+  // goal, each taking the other's bound and way: the count is the same
+  // both ways, and either may prove it sooner.
+  bool both_ways = true;
 };
 
 // The bound table's memory limit by default, and its largest (1 TiB).

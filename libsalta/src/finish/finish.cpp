@@ -1,7 +1,8 @@
 #include "salta/finish.h"
 
 // The driver: checks the options, builds the bounds, then a beam search for
-// a way to finish and IDA* until the lower bound meets it.
+// a way to finish and IDA* until the lower bound meets it; where moves can
+// be taken back, a second count from the goal in turns with it.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -150,75 +151,93 @@ absl::Status PreparePatternDatabases(const Position& pos, Side side, const Finis
 namespace {
 
 // One count: the stages of docs/scoring.md ("The solver") in order, each
-// ending the count where it can.
+// ending the count where it can. Start() builds the bound, then each
+// Next() runs one stage, so that two counts (the way to the goal and the
+// way back, CountBothWays) can take turns.
 class Count {
  public:
-  Count(const Problem& p, const FinishOptions& options, Clock::time_point start)
-      : p_(p), options_(options), policy_(PolicyFor(options)), start_(start) {
+  Count(const Problem& p, const FinishOptions& options, const Policy& policy,
+        Clock::time_point start)
+      : p_(p), options_(options), policy_(policy), start_(start) {
     if (options.time_limit_seconds > 0)
       limits_.deadline = start + std::chrono::duration_cast<Clock::duration>(
                                      std::chrono::duration<double>(options.time_limit_seconds));
     if (options.node_limit > 0) limits_.max_nodes = options.node_limit;
+    doubling_nodes_ = policy.ida_nodes.back();
   }
 
-  absl::StatusOr<FinishResult> Run() {
-    if (p_.k == 0) return Exact(0);
+  // The stages in the order Next() runs them.
+  enum class Stage { kQuick, kFirstWay, kLarge, kWidening, kDoubling };
+  Stage stage() const { return stage_; }
+
+  // The bound; true when that concludes the count.
+  absl::StatusOr<bool> Start() {
+    if (p_.k == 0) {
+      found_ = true;  // the empty way
+      return true;
+    }
     // A piece that cannot reach its target even alone is seen before any
     // database is built.
     Partition singles = SinglePieces(p_);
     for (const Group& group : singles)
-      if (group.pdb->values[p_.start[group.pieces[0]]] == kPdbUnreachable) return Unreachable();
+      if (group.pdb->values[p_.start[group.pieces[0]]] == kPdbUnreachable) {
+        unreachable_ = true;
+        return true;
+      }
     // Small databases (three pieces, milliseconds to build) unless the
     // large ones are in memory: most counts need no more. (None where
     // pieces can jump.)
-    int size = p_.jumps ? 0 : GroupSize(p_, options_, policy_);
+    size_ = p_.jumps ? 0 : GroupSize(p_, options_, policy_);
     bool by_board = options_.pattern_group_size < 0;
     std::vector<Partition> partitions;
     // Databases built ahead only: from memory or pattern_dir, else those of
     // the size chosen by the board.
-    if (size > 1 && !BuiltInCount(p_, size, policy_)) {
+    if (size_ > 1 && !BuiltInCount(p_, size_, policy_)) {
       absl::StatusOr<std::vector<Partition>> ahead =
-          BoundPartitions(p_, size, options_, policy_, Find::kAhead);
+          BoundPartitions(p_, size_, options_, policy_, Find::kAhead);
       if (!ahead.ok()) return ahead.status();
       if (ahead->empty()) {
         const int board = BoardGroupSize(p_, policy_);
         if (options_.report)
           options_.report(absl::StrCat(
-              "no pattern tables of ", size, " pieces",
+              "no pattern tables of ", size_, " pieces",
               options_.pattern_dir.empty() ? "" : absl::StrCat(" in ", options_.pattern_dir),
               " (they are built ahead only); counting with tables of ", board));
-        size = board;
+        size_ = board;
         by_board = true;
       } else {
         partitions = std::move(*ahead);
       }
     }
-    int small = by_board ? std::min(size, kSmallGroupSize) : size;
+    small_ = by_board ? std::min(size_, kSmallGroupSize) : size_;
     // (Not when counts must take the same nodes whatever ran before.)
-    if (small < size && options_.reuse_cached_patterns) {
+    if (small_ < size_ && options_.reuse_cached_patterns) {
       absl::StatusOr<std::vector<Partition>> cached =
-          BoundPartitions(p_, size, options_, policy_, Find::kCached);
+          BoundPartitions(p_, size_, options_, policy_, Find::kCached);
       if (!cached.ok()) return cached.status();
       if (!cached->empty()) {
         partitions = std::move(*cached);
-        small = size;
+        small_ = size_;
       }
     }
     if (partitions.empty()) {
       absl::StatusOr<std::vector<Partition>> made =
-          BoundPartitions(p_, small, options_, policy_, Find::kBuild);
+          BoundPartitions(p_, small_, options_, policy_, Find::kBuild);
       if (!made.ok()) return made.status();
       partitions = std::move(*made);
     }
-    if (!partitions.empty()) result_.pattern_size = small;
+    if (!partitions.empty()) result_.pattern_size = small_;
     // Each database is at least the sum of its pieces' distances, so the
     // single pieces only count when there are no databases.
     if (partitions.empty()) partitions.push_back(std::move(singles));
     // Where pieces jump, no group alone is a relaxation: the ranks are.
     if (options_.techniques.rank_bound) h_.SetRanks(MakeRankBound(p_));
     SetBound(std::move(partitions));
-    if (h_.value() >= kInf) return Unreachable();
-    lower_ = h_.value();
+    if (h_.value() >= kInf) {
+      unreachable_ = true;
+      return true;
+    }
+    lower_ = std::max(lower_, h_.value());
 
     IdaOptions ida_options;
     ida_options.move_pruning = options_.techniques.move_pruning;
@@ -229,44 +248,91 @@ class Count {
     ida_options.bound_table_entries = policy_.bound_table_entries;
     ida_options.progress = options_.progress;
     ida_.emplace(p_, h_, ida_options);
-
-    // 1. Most counts take a few hundred nodes of IDA*.
-    if (options_.techniques.quick_search && RunIda(policy_.first_ida_nodes)) return Concluded();
-    // The large databases, where pattern_dir holds them: loading them
-    // takes a quarter of a second, a hundred times what most counts take
-    // (not under a shorter time limit).
-    if (small < size && options_.reuse_cached_patterns &&
-        TimeLeft() > policy_.large_pdb_load_seconds) {
-      absl::StatusOr<bool> stored = UseLarge(size, Find::kStored);
-      if (!stored.ok()) return stored.status();
-      if (*stored) small = size;
-    }
-    // 2. A way to finish, and larger groups for the bound: where the two
-    //    meet, the count is proven.
-    if (UpperAndGroups(0)) return Concluded();
-    // 3. The large databases, where the small ones were used so far (they
-    //    take seconds to build: not under a tight limit).
-    if (small < size && TimeLeft() > policy_.large_pdb_seconds &&
-        NodesLeft() >= policy_.large_pdb_nodes) {
-      absl::StatusOr<bool> built = UseLarge(size, Find::kBuild);
-      if (!built.ok()) return built.status();
-      if (!*built) return absl::InternalError("no pattern databases of the large size");
-      if (UpperAndGroups(0)) return Concluded();
-    }
-    // 4. IDA* and the searches for a way (wider beams while none is found,
-    //    the neighbourhood search) in turn, each given more.
-    for (size_t w = 1; w < policy_.beam_widths.size(); ++w) {
-      if (RunIda(policy_.ida_nodes[w - 1])) return Concluded();
-      if (UpperAndGroups(w)) return Concluded();
-    }
-    // 5. IDA*, given twice as much each time, and the neighbourhood search
-    //    in turn, until the bounds meet or a limit stops them.
-    for (uint64_t nodes = policy_.ida_nodes.back();;
-         nodes = std::min(2 * nodes, uint64_t(1) << 60)) {
-      if (RunIda(nodes) || Neighbourhoods(policy_.neighbourhood_rounds.back())) return Concluded();
-      if (TimeLeft() <= 0 || NodesLeft() == 0) return Concluded();
-    }
+    return false;
   }
+
+  // The next stage; true when the count is concluded, or its limits spent.
+  absl::StatusOr<bool> Next() {
+    switch (stage_) {
+      case Stage::kQuick: {
+        stage_ = Stage::kFirstWay;
+        // 1. Most counts take a few hundred nodes of IDA*.
+        return options_.techniques.quick_search && RunIda(policy_.first_ida_nodes);
+      }
+      case Stage::kFirstWay: {
+        stage_ = Stage::kLarge;
+        // The large databases, where pattern_dir holds them: loading them
+        // takes a quarter of a second, a hundred times what most counts
+        // take (not under a shorter time limit).
+        if (small_ < size_ && options_.reuse_cached_patterns &&
+            TimeLeft() > policy_.large_pdb_load_seconds) {
+          absl::StatusOr<bool> stored = UseLarge(size_, Find::kStored);
+          if (!stored.ok()) return stored.status();
+          if (*stored) small_ = size_;
+        }
+        // 2. A way to finish, and larger groups for the bound: where the
+        //    two meet, the count is proven.
+        return UpperAndGroups(0);
+      }
+      case Stage::kLarge: {
+        stage_ = Stage::kWidening;
+        // 3. The large databases, where the small ones were used so far
+        //    (they take seconds to build: not under a tight limit).
+        if (small_ < size_ && TimeLeft() > policy_.large_pdb_seconds &&
+            NodesLeft() >= policy_.large_pdb_nodes) {
+          absl::StatusOr<bool> built = UseLarge(size_, Find::kBuild);
+          if (!built.ok()) return built.status();
+          if (!*built) return absl::InternalError("no pattern databases of the large size");
+          small_ = size_;
+          return UpperAndGroups(0);
+        }
+        return false;
+      }
+      case Stage::kWidening: {
+        // 4. IDA* and the searches for a way (wider beams while none is
+        //    found, the neighbourhood search) in turn, each given more.
+        const size_t w = ++widening_;
+        if (w + 1 == policy_.beam_widths.size()) stage_ = Stage::kDoubling;
+        return RunIda(policy_.ida_nodes[w - 1]) || UpperAndGroups(w);
+      }
+      case Stage::kDoubling: {
+        // 5. IDA*, given twice as much each time, and the neighbourhood
+        //    search in turn, until the bounds meet or a limit stops them.
+        const uint64_t nodes = doubling_nodes_;
+        doubling_nodes_ = std::min(2 * nodes, uint64_t(1) << 60);
+        return RunIda(nodes) || Neighbourhoods(policy_.neighbourhood_rounds.back()) ||
+               TimeLeft() <= 0 || NodesLeft() == 0;
+      }
+    }
+    return absl::InternalError("unknown stage");
+  }
+
+  // What the count found, where Start() or Next() said it is concluded.
+  absl::StatusOr<FinishResult> Result() {
+    if (unreachable_) return Unreachable();
+    return Concluded();
+  }
+
+  // What the count of the same placements the other way proved: its lower
+  // bound, its best way (in this count's direction; empty: none) and
+  // whether it found the goal unreachable.
+  void Learn(int lower, std::vector<PieceMove> way, bool unreachable) {
+    lower_ = std::max(lower_, lower);
+    if (!way.empty() && (!found_ || way.size() < best_.size())) {
+      best_ = std::move(way);
+      found_ = true;
+    }
+    unreachable_ = unreachable_ || unreachable;
+  }
+  const Problem& problem() const { return p_; }
+  int lower() const { return lower_; }
+  // The best way found (empty: none).
+  const std::vector<PieceMove>& best() const { return best_; }
+  bool unreachable() const { return unreachable_; }
+  bool concluded() const { return unreachable_ || Proven(); }
+  uint64_t NodesUsed() const { return nodes_ + (ida_ ? ida_->nodes() : 0); }
+  // The most nodes the count may have used when its next stage ends.
+  void SetNodeLimit(uint64_t max_nodes) { limits_.max_nodes = max_nodes; }
 
  private:
   // The databases of groups of `size` as the bound, where `find` has them
@@ -294,7 +360,6 @@ class Count {
     if (limits_.deadline == Clock::time_point::max()) return 1e300;
     return std::chrono::duration<double>(limits_.deadline - Clock::now()).count();
   }
-  uint64_t NodesUsed() const { return nodes_ + ida_->nodes(); }
   // Under the node limit; kNoNodeLimit without one.
   uint64_t NodesLeft() const {
     if (limits_.max_nodes == kNoNodeLimit) return kNoNodeLimit;
@@ -474,11 +539,6 @@ class Count {
     if (options_.want_solution && found_) result_.solution = ToMoves(p_, best_);
     return Finish();
   }
-  absl::StatusOr<FinishResult> Exact(int moves) {
-    result_.exact = true;
-    result_.lower = result_.upper = moves;
-    return Finish();
-  }
   absl::StatusOr<FinishResult> Unreachable() {
     const int pattern_size = result_.pattern_size;
     result_ = FinishResult{};
@@ -486,7 +546,7 @@ class Count {
     result_.reachable = false;
     result_.exact = true;
     result_.lower = result_.upper = kUnknownMoves;
-    result_.nodes = nodes_ + (ida_ ? ida_->nodes() : 0);
+    result_.nodes = NodesUsed();
     return Finish();
   }
   absl::StatusOr<FinishResult> Finish() {
@@ -496,9 +556,14 @@ class Count {
 
   const Problem& p_;
   const FinishOptions& options_;
-  const Policy policy_;
+  const Policy& policy_;
   Clock::time_point start_;
   SearchLimits limits_;
+  Stage stage_ = Stage::kQuick;
+  int size_ = 0;                 // the pieces of a database group
+  int small_ = 0;                // the same, of the databases used so far
+  size_t widening_ = 0;          // the beam widths' stages run
+  uint64_t doubling_nodes_ = 0;  // IDA*'s next run in the last stage
   std::vector<Partition> partitions_;
   Heuristic h_;
   std::optional<Ida> ida_;
@@ -516,6 +581,79 @@ class Count {
   FinishResult result_;
 };
 
+// The count from the start to the goal, and where every move can be taken
+// back (steps every way, no jumps: then the count is the same both ways)
+// the count from the goal back to the start, a stage at a time, each
+// taking the other's bound and way: either may prove the count first
+// (docs/scoring.md, "The count back from the goal"). The count back starts
+// once the count to the goal has taken Policy::back_after_nodes.
+absl::StatusOr<FinishResult> CountBothWays(const Problem& p, const FinishOptions& options,
+                                           Clock::time_point start) {
+  const bool both = options.techniques.both_ways && Reversible(p);
+  Policy policy = PolicyFor(options);
+  // The two counts share the bound table's memory.
+  if (both) policy.bound_table_entries = std::max<size_t>(policy.bound_table_entries / 2, 1);
+  // Progress is told of the two counts together.
+  const Count* back_count = nullptr;
+  FinishOptions ahead_options = options;
+  if (options.progress)
+    ahead_options.progress = [&](int lower, uint64_t nodes) {
+      options.progress(lower, nodes + (back_count ? back_count->NodesUsed() : 0));
+    };
+  Count ahead(p, ahead_options, policy, start);
+  absl::StatusOr<bool> done = ahead.Start();
+  while (done.ok() && !*done &&
+         (!both || ahead.stage() < Count::Stage::kLarge ||
+          ahead.NodesUsed() < policy.back_after_nodes))
+    done = ahead.Next();
+  if (!done.ok()) return done.status();
+  if (!*done && both) {
+    const Problem back_problem = Reversed(p);
+    // The way back's targets are the position's own squares: its databases
+    // are never stored, and it reports nothing of its own.
+    FinishOptions back_options = options;
+    back_options.pattern_dir.clear();
+    back_options.report = nullptr;
+    if (options.progress)
+      back_options.progress = [&](int lower, uint64_t nodes) {
+        options.progress(std::max(lower, ahead.lower()), nodes + ahead.NodesUsed());
+      };
+    Policy back_policy = policy;
+    back_policy.large_pdb_seconds = policy.back_large_pdb_seconds;
+    Count back(back_problem, back_options, back_policy, start);
+    back_count = &back;
+    // Each count's stages within what the two together have left.
+    auto within_limit = [&](Count& count) {
+      if (options.node_limit == 0) return true;
+      const uint64_t used = ahead.NodesUsed() + back.NodesUsed();
+      if (used >= options.node_limit) return false;
+      count.SetNodeLimit(count.NodesUsed() + (options.node_limit - used));
+      return true;
+    };
+    done = back.Start();
+    while (done.ok() && !*done) {
+      // The count that has searched less goes on: the two take the same
+      // share whatever their stages' sizes.
+      const bool back_turn = back.NodesUsed() <= ahead.NodesUsed();
+      Count& count = back_turn ? back : ahead;
+      const Count& other = back_turn ? ahead : back;
+      count.Learn(other.lower(), Backwards(other.problem(), other.best()), other.unreachable());
+      if (count.concluded() || !within_limit(count)) break;
+      done = count.Next();
+    }
+    if (!done.ok()) return done.status();
+    ahead.Learn(back.lower(), Backwards(back_problem, back.best()), back.unreachable());
+    absl::StatusOr<FinishResult> result = ahead.Result();
+    if (result.ok()) result->nodes += back.NodesUsed();
+    return result;
+  }
+  while (!*done) {
+    done = ahead.Next();
+    if (!done.ok()) return done.status();
+  }
+  return ahead.Result();
+}
+
 }  // namespace
 
 absl::StatusOr<FinishResult> MinMovesToFinish(const Position& pos, Side side,
@@ -523,7 +661,7 @@ absl::StatusOr<FinishResult> MinMovesToFinish(const Position& pos, Side side,
   const Clock::time_point start = Clock::now();
   if (absl::Status s = ValidateFinishOptions(options); !s.ok()) return s;
   const Problem p = MakeProblem(pos, side);
-  return Count(p, options, start).Run();
+  return CountBothWays(p, options, start);
 }
 
 }  // namespace salta

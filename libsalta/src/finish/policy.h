@@ -84,6 +84,13 @@ struct Policy {
   // tight limit would not bound the count's time.
   double large_pdb_seconds = 4.0;
   uint64_t large_pdb_nodes = 1000000;
+  // The same for the count back from the goal (CountBothWays), whose
+  // databases no other count shares: building them takes about 5 s of a
+  // count that the small ones settle in a second, where they do.
+  double back_large_pdb_seconds = 30.0;
+  // The count back from the goal starts once the count to the goal has
+  // taken this many nodes: most counts take fewer.
+  uint64_t back_after_nodes = 400000;
   // The large databases stored in the pattern directory are loaded (a
   // quarter of a second) only with at least this much time left: a count
   // under a shorter limit keeps to it.

@@ -50,6 +50,27 @@ Problem MakeProblem(const Position& pos, Side side) {
   return p;
 }
 
+Problem Reversed(const Problem& p) {
+  Problem back = p;
+  std::swap(back.start, back.target);
+  return back;
+}
+
+std::vector<PieceMove> Backwards(const Problem& p, const std::vector<PieceMove>& way) {
+  std::vector<PieceMove> back;
+  Squares sq = p.target;  // where the way back starts
+  int home = 0;           // its pieces on their targets (p's start)
+  for (int i = 0; i < p.k; ++i) home += sq[i] == p.start[i];
+  for (size_t m = way.size(); m-- > 0 && home < p.k;) {
+    const PieceMove& mv = way[m];
+    back.push_back(PieceMove{mv.piece, mv.to, mv.from, mv.jump});
+    home -= sq[mv.piece] == p.start[mv.piece];
+    sq[mv.piece] = mv.from;
+    home += sq[mv.piece] == p.start[mv.piece];
+  }
+  return back;
+}
+
 std::vector<Bitboard> RelaxedMoves(const Problem& p) {
   const Geometry& g = *p.g;
   const Rules& r = p.variant->rules();

@@ -101,6 +101,19 @@ struct Problem {
 // The side's pieces of pos (none is an empty problem).
 Problem MakeProblem(const Position& pos, Side side);
 
+// Whether every move can be taken back (steps every way, no jumps): then a
+// way from the start to the goal, taken backwards, is one from the goal to
+// the start, and the counts of the two are the same.
+inline bool Reversible(const Problem& p) {
+  return p.steps_only && p.num_step_dirs == 4;
+}
+// The problem with start and target swapped: from the goal to the start.
+Problem Reversed(const Problem& p);
+// The way `way` of p taken backwards: a way of Reversed(p), cut where it
+// first reaches that problem's goal (a way that is not a shortest one may
+// pass it on the way). Needs Reversible(p).
+std::vector<PieceMove> Backwards(const Problem& p, const std::vector<PieceMove>& way);
+
 // For every square, the squares one piece could reach in one move if every
 // square it needs to jump over held a piece and every landing square were
 // empty: a relaxation of the real moves, so distances over it are lower
