@@ -316,7 +316,15 @@ class Count {
   // What the count of the same placements the other way proved: its lower
   // bound, its best way (in this count's direction; empty: none) and
   // whether it found the goal unreachable.
-  void Learn(int lower, std::vector<PieceMove> way, bool unreachable) {
+  void Learn(int lower, std::vector<PieceMove> way, bool unreachable,
+             const std::vector<StartSplit>& splits) {
+    // A group's count alone is the same both ways too: its splits bound
+    // this count's start as they bound the other's.
+    if (splits.size() != learned_splits_.size() ||
+        (!splits.empty() && splits.front().sum != learned_splits_.front().sum)) {
+      learned_splits_ = splits;
+      CarrySplits(groups_ ? groups_->best_splits() : std::vector<StartSplit>());
+    }
     lower_ = std::max(lower_, lower);
     if (!way.empty() && (!found_ || way.size() < best_.size())) {
       best_ = std::move(way);
@@ -329,6 +337,10 @@ class Count {
   // The best way found (empty: none).
   const std::vector<PieceMove>& best() const { return best_; }
   bool unreachable() const { return unreachable_; }
+  // The partitions whose groups' counts bound the start best (none: empty).
+  std::vector<StartSplit> splits() const {
+    return groups_ ? groups_->best_splits() : std::vector<StartSplit>();
+  }
   bool concluded() const { return unreachable_ || Proven(); }
   uint64_t NodesUsed() const { return nodes_ + (ida_ ? ida_->nodes() : 0); }
   // The most nodes the count may have used when its next stage ends.
@@ -505,10 +517,18 @@ class Count {
     return Proven();
   }
 
-  // The groups' counts that bound the start carried into IDA*.
-  void CarrySplit(const GroupBound& groups) {
-    if (options_.techniques.groups_in_search && !groups.best_splits().empty())
-      ida_->SetStartSplits(groups.best_splits());
+  // The groups' counts that bound the start carried into IDA*: the count's
+  // own and those the count the other way found, the best sums first.
+  void CarrySplit(const GroupBound& groups) { CarrySplits(groups.best_splits()); }
+  void CarrySplits(const std::vector<StartSplit>& own) {
+    if (!options_.techniques.groups_in_search || !ida_) return;
+    std::vector<StartSplit> splits = own;
+    splits.insert(splits.end(), learned_splits_.begin(), learned_splits_.end());
+    if (splits.empty()) return;
+    std::stable_sort(splits.begin(), splits.end(),
+                     [](const StartSplit& a, const StartSplit& b) { return a.sum > b.sum; });
+    if (splits.size() > size_t(policy_.carried_splits)) splits.resize(policy_.carried_splits);
+    ida_->SetStartSplits(splits);
   }
 
   // One for the whole count: the counts of sets of pieces alone that one
@@ -569,6 +589,7 @@ class Count {
   std::optional<Ida> ida_;
   std::optional<GroupBound> groups_;  // refers to partitions_
   std::vector<PieceMove> completed_tangle_way_;
+  std::vector<StartSplit> learned_splits_;  // of the count the other way
   TieOrder ida_order_ = TieOrder::kBackFirst;
   uint64_t nodes_ = 0;  // beam and group searches
   int lower_ = 0;
@@ -637,12 +658,13 @@ absl::StatusOr<FinishResult> CountBothWays(const Problem& p, const FinishOptions
       const bool back_turn = back.NodesUsed() <= ahead.NodesUsed();
       Count& count = back_turn ? back : ahead;
       const Count& other = back_turn ? ahead : back;
-      count.Learn(other.lower(), Backwards(other.problem(), other.best()), other.unreachable());
+      count.Learn(other.lower(), Backwards(other.problem(), other.best()), other.unreachable(),
+                  other.splits());
       if (count.concluded() || !within_limit(count)) break;
       done = count.Next();
     }
     if (!done.ok()) return done.status();
-    ahead.Learn(back.lower(), Backwards(back_problem, back.best()), back.unreachable());
+    ahead.Learn(back.lower(), Backwards(back_problem, back.best()), back.unreachable(), {});
     absl::StatusOr<FinishResult> result = ahead.Result();
     if (result.ok()) result->nodes += back.NodesUsed();
     return result;
