@@ -167,7 +167,7 @@ class Count {
   }
 
   // The stages in the order Next() runs them.
-  enum class Stage { kQuick, kFirstWay, kLarge, kWidening, kDoubling };
+  enum class Stage { kQuick, kFirstWay, kLarge, kWidening, kWideningGroups, kDoubling };
   Stage stage() const { return stage_; }
 
   // The bound; true when that concludes the count.
@@ -291,9 +291,13 @@ class Count {
       case Stage::kWidening: {
         // 4. IDA* and the searches for a way (wider beams while none is
         //    found, the neighbourhood search) in turn, each given more.
+        stage_ = Stage::kWideningGroups;
+        return RunIda(policy_.ida_nodes[widening_]);
+      }
+      case Stage::kWideningGroups: {
         const size_t w = ++widening_;
-        if (w + 1 == policy_.beam_widths.size()) stage_ = Stage::kDoubling;
-        return RunIda(policy_.ida_nodes[w - 1]) || UpperAndGroups(w);
+        stage_ = w + 1 == policy_.beam_widths.size() ? Stage::kDoubling : Stage::kWidening;
+        return UpperAndGroups(w);
       }
       case Stage::kDoubling: {
         // 5. IDA*, given twice as much each time, and the neighbourhood
