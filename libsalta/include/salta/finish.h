@@ -128,7 +128,8 @@ struct FinishOptions {
   // alone.
   bool reuse_cached_patterns = true;
   // The most memory, in MiB, the table of proven bounds may grow to (it
-  // grows with the nodes searched; most counts use a few MiB). Counts far
+  // grows with the nodes searched; most counts use a few MiB; with the
+  // count back from the goal, its table and the count's share it). Counts far
   // from home search tens of millions of nodes, and a table that keeps their
   // bounds searches far fewer (docs/scoring.md, "Speed"). From 1 to
   // kMaxBoundTableMegabytes.
