@@ -278,15 +278,9 @@ class Count {
         stage_ = Stage::kWidening;
         // 3. The large databases, where the small ones were used so far
         //    (they take seconds to build: not under a tight limit).
-        if (small_ < size_ && TimeLeft() > policy_.large_pdb_seconds &&
-            NodesLeft() >= policy_.large_pdb_nodes) {
-          absl::StatusOr<bool> built = UseLarge(size_, Find::kBuild);
-          if (!built.ok()) return built.status();
-          if (!*built) return absl::InternalError("no pattern databases of the large size");
-          small_ = size_;
-          return UpperAndGroups(0);
-        }
-        return false;
+        absl::StatusOr<bool> built = BuildLarge();
+        if (!built.ok()) return built.status();
+        return *built && UpperAndGroups(0);
       }
       case Stage::kWidening: {
         // 4. IDA* and the searches for a way (wider beams while none is
@@ -301,7 +295,9 @@ class Count {
       }
       case Stage::kDoubling: {
         // 5. IDA*, given twice as much each time, and the neighbourhood
-        //    search in turn, until the bounds meet or a limit stops them.
+        //    search in turn, until the bounds meet or a limit stops them
+        //    (the large databases built first where they are due now).
+        if (absl::StatusOr<bool> built = BuildLarge(); !built.ok()) return built.status();
         const uint64_t nodes = doubling_nodes_;
         doubling_nodes_ = std::min(2 * nodes, uint64_t(1) << 60);
         return RunIda(nodes) || Neighbourhoods(policy_.neighbourhood_rounds.back()) ||
@@ -361,6 +357,19 @@ class Count {
     SetBound(std::move(*large));
     result_.pattern_size = size;
     lower_ = std::max(lower_, h_.value());
+    return true;
+  }
+
+  // The large databases built and made the bound, where the small ones
+  // are used so far and the policy allows it now; true where built.
+  absl::StatusOr<bool> BuildLarge() {
+    if (small_ >= size_ || TimeLeft() <= policy_.large_pdb_seconds ||
+        NodesLeft() < policy_.large_pdb_nodes || NodesUsed() < policy_.large_pdb_after_nodes)
+      return false;
+    absl::StatusOr<bool> built = UseLarge(size_, Find::kBuild);
+    if (!built.ok()) return built.status();
+    if (!*built) return absl::InternalError("no pattern databases of the large size");
+    small_ = size_;
     return true;
   }
 
@@ -645,6 +654,7 @@ absl::StatusOr<FinishResult> CountBothWays(const Problem& p, const FinishOptions
       };
     Policy back_policy = policy;
     back_policy.large_pdb_seconds = policy.back_large_pdb_seconds;
+    back_policy.large_pdb_after_nodes = policy.back_large_pdb_after_nodes;
     Count back(back_problem, back_options, back_policy, start);
     back_count = &back;
     // Each count's stages within what the two together have left.

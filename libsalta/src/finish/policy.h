@@ -84,10 +84,15 @@ struct Policy {
   // tight limit would not bound the count's time.
   double large_pdb_seconds = 4.0;
   uint64_t large_pdb_nodes = 1000000;
+  // ... and only once the count has searched this many nodes.
+  uint64_t large_pdb_after_nodes = 0;
   // The same for the count back from the goal (CountBothWays), whose
-  // databases no other count shares: building them takes about 5 s of a
-  // count that the small ones settle in a second, where they do.
+  // databases no other count shares: building them takes about 5 s, so
+  // only under a long limit and once the count back has searched about as
+  // long on the small ones (many counts end sooner: unseen seed 4 #34 took
+  // 5.8 s where its databases were built at once, 1.3 s without them).
   double back_large_pdb_seconds = 30.0;
+  uint64_t back_large_pdb_after_nodes = 4000000;
   // The count back from the goal starts once the count to the goal has
   // taken this many nodes: most counts take fewer.
   uint64_t back_after_nodes = 400000;
