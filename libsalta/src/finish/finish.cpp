@@ -237,7 +237,7 @@ class Count {
       unreachable_ = true;
       return true;
     }
-    lower_ = std::max(lower_, h_.value());
+    lower_ = h_.value();
 
     IdaOptions ida_options;
     ida_options.move_pruning = options_.techniques.move_pruning;
@@ -313,33 +313,25 @@ class Count {
     return Concluded();
   }
 
-  // What the count of the same placements the other way proved: its lower
-  // bound, its best way (in this count's direction; empty: none) and
-  // whether it found the goal unreachable.
-  void Learn(int lower, std::vector<PieceMove> way, bool unreachable,
-             const std::vector<StartSplit>& splits) {
-    // A group's count alone is the same both ways too: its splits bound
-    // this count's start as they bound the other's.
+  // What the count of the same placements the other way (problem
+  // Reversed(p_)) proved: its lower bound, its best way (taken backwards),
+  // whether it found the goal unreachable, and its carried partitions (a
+  // group's count alone is the same both ways too: they bound this
+  // count's start as they bound the other's).
+  void LearnFrom(const Count& other) {
+    const std::vector<StartSplit>& splits = other.OwnSplits();
     if (splits.size() != learned_splits_.size() ||
         (!splits.empty() && splits.front().sum != learned_splits_.front().sum)) {
       learned_splits_ = splits;
-      CarrySplits(groups_ ? groups_->best_splits() : std::vector<StartSplit>());
+      CarrySplits(OwnSplits());
     }
-    lower_ = std::max(lower_, lower);
+    lower_ = std::max(lower_, other.lower_);
+    std::vector<PieceMove> way = Backwards(other.p_, other.best_);
     if (!way.empty() && (!found_ || way.size() < best_.size())) {
       best_ = std::move(way);
       found_ = true;
     }
-    unreachable_ = unreachable_ || unreachable;
-  }
-  const Problem& problem() const { return p_; }
-  int lower() const { return lower_; }
-  // The best way found (empty: none).
-  const std::vector<PieceMove>& best() const { return best_; }
-  bool unreachable() const { return unreachable_; }
-  // The partitions whose groups' counts bound the start best (none: empty).
-  std::vector<StartSplit> splits() const {
-    return groups_ ? groups_->best_splits() : std::vector<StartSplit>();
+    unreachable_ = unreachable_ || other.unreachable_;
   }
   bool concluded() const { return unreachable_ || Proven(); }
   uint64_t NodesUsed() const { return nodes_ + (ida_ ? ida_->nodes() : 0); }
@@ -533,6 +525,11 @@ class Count {
   // The groups' counts that bound the start carried into IDA*: the count's
   // own and those the count the other way found, the best sums first.
   void CarrySplit(const GroupBound& groups) { CarrySplits(groups.best_splits()); }
+  // The count's own best partitions (none before the group bound runs).
+  const std::vector<StartSplit>& OwnSplits() const {
+    static const std::vector<StartSplit> none;
+    return groups_ ? groups_->best_splits() : none;
+  }
   void CarrySplits(const std::vector<StartSplit>& own) {
     if (!options_.techniques.groups_in_search || !ida_) return;
     std::vector<StartSplit> splits = own;
@@ -650,7 +647,7 @@ absl::StatusOr<FinishResult> CountBothWays(const Problem& p, const FinishOptions
     back_options.report = nullptr;
     if (options.progress)
       back_options.progress = [&](int lower, uint64_t nodes) {
-        options.progress(std::max(lower, ahead.lower()), nodes + ahead.NodesUsed());
+        options.progress(lower, nodes + ahead.NodesUsed());
       };
     Policy back_policy = policy;
     back_policy.large_pdb_seconds = policy.back_large_pdb_seconds;
@@ -672,13 +669,12 @@ absl::StatusOr<FinishResult> CountBothWays(const Problem& p, const FinishOptions
       const bool back_turn = back.NodesUsed() <= ahead.NodesUsed();
       Count& count = back_turn ? back : ahead;
       const Count& other = back_turn ? ahead : back;
-      count.Learn(other.lower(), Backwards(other.problem(), other.best()), other.unreachable(),
-                  other.splits());
+      count.LearnFrom(other);
       if (count.concluded() || !within_limit(count)) break;
       done = count.Next();
     }
     if (!done.ok()) return done.status();
-    ahead.Learn(back.lower(), Backwards(back_problem, back.best()), back.unreachable(), {});
+    ahead.LearnFrom(back);
     absl::StatusOr<FinishResult> result = ahead.Result();
     if (result.ok()) result->nodes += back.NodesUsed();
     return result;
