@@ -6,7 +6,11 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <algorithm>
+#include <deque>
 #include <filesystem>
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -110,16 +114,87 @@ TEST(PatternDb, BuildingAheadUpdatesTheFirstChecksum) {
   std::filesystem::remove_all(path);
 }
 
+// A database's values are the counts of its group alone on the board,
+// here found by a plain breadth-first search over every placement of the
+// group, backwards along the forward moves of each piece.
+void ExpectPlainCounts(const Problem& p, const std::vector<int8_t>& targets) {
+  const int k = int(targets.size());
+  std::map<std::vector<int8_t>, std::vector<std::vector<int8_t>>> came_from;
+  std::vector<int8_t> sq(k);
+  std::function<void(int)> each = [&](int j) {
+    if (j == k) {
+      came_from[sq];  // every placement, with or without a way in
+      for (int i = 0; i < k; ++i)
+        for (int d = 0; d < p.num_step_dirs; ++d) {
+          const int to = p.step_to[sq[i]][d];
+          if (to < 0 || std::find(sq.begin(), sq.end(), to) != sq.end()) continue;
+          std::vector<int8_t> next = sq;
+          next[i] = int8_t(to);
+          came_from[next].push_back(sq);
+        }
+      return;
+    }
+    for (int s = 0; s < p.n; ++s) {
+      if (std::find(sq.begin(), sq.begin() + j, s) != sq.begin() + j) continue;
+      sq[j] = int8_t(s);
+      each(j + 1);
+    }
+  };
+  each(0);
+  std::map<std::vector<int8_t>, int> count{{targets, 0}};
+  std::deque<std::vector<int8_t>> queue{targets};
+  for (; !queue.empty(); queue.pop_front())
+    for (const std::vector<int8_t>& before : came_from[queue.front()])
+      if (count.emplace(before, count[queue.front()] + 1).second) queue.push_back(before);
+  const std::shared_ptr<const PatternDb> db = BuildPatternDb(p, targets);
+  ASSERT_EQ(db->values.size(), came_from.size());
+  int reached = 0;
+  for (const auto& [placement, unused] : came_from) {
+    const auto it = count.find(placement);
+    const int want = it == count.end() ? kPdbUnreachable : it->second;
+    reached += it != count.end();
+    ASSERT_EQ(int(db->values[db->index.Rank(placement.data())]), want)
+        << "placement " << ::testing::PrintToString(placement);
+  }
+  EXPECT_GT(reached, 1);
+}
+
+TEST(PatternDb, ValuesAreTheGroupsPlainCounts) {
+  // Each kind of steps, for one side each.
+  for (const auto& [steps, side] :
+       {std::pair{"steps=any", Side::kWhite}, std::pair{"steps=forward", Side::kBlack}}) {
+    SCOPED_TRACE(steps);
+    absl::StatusOr<const Variant*> v = MakeVariant("standard", {steps}, 6, 2);
+    ASSERT_TRUE(v.ok()) << v.status();
+    const Problem p = MakeProblem(Position::Start(**v), side);
+    ASSERT_EQ(p.k, 6);
+    const std::vector<int> o = ByTarget(p, {0, 1, 2, 3, 4, 5});
+    // Groups of one to four, in target order and not.
+    for (const std::vector<int>& group : std::vector<std::vector<int>>{{o[2]},
+                                                                       {o[0], o[1]},
+                                                                       {o[5], o[3]},
+                                                                       {o[0], o[1], o[2]},
+                                                                       {o[4], o[0], o[5]},
+                                                                       {o[1], o[2], o[3], o[4]},
+                                                                       {o[5], o[0], o[3], o[2]}}) {
+      std::vector<int8_t> targets;
+      for (int i : group) targets.push_back(p.target[i]);
+      ExpectPlainCounts(p, targets);
+    }
+  }
+}
+
 // Building ahead takes a core a table only while the free memory holds
 // every build running at once.
 TEST(PatternDb, BuildsAtOnceAreCappedByFreeMemory) {
-  // A five on 10x10 (50 dark squares): 50^5 bytes of distances and five
-  // bytes for each of its 254,251,200 placements.
-  EXPECT_EQ(BuildBytes(50, 5), 312500000u + 5u * 254251200u);
+  // A five on 10x10 (50 dark squares): 50^5 bytes of distances, three
+  // sets of a bitboard for each of the 50^4 placements of four, and a
+  // byte for each of its 254,251,200 placements.
+  EXPECT_EQ(BuildBytes(50, 5), 312500000u + 3u * 8u * 6250000u + 254251200u);
   const uint64_t five = BuildBytes(50, 5), gib = uint64_t(1) << 30;
   EXPECT_EQ(BuildThreads(16, 9, 64 * gib, five), 9);    // a table a thread
   EXPECT_EQ(BuildThreads(16, 20, 64 * gib, five), 16);  // a core a thread
-  EXPECT_EQ(BuildThreads(16, 9, 8 * gib, five), 5);     // 1.6 GB each
+  EXPECT_EQ(BuildThreads(16, 9, 4 * gib, five), 5);     // 0.72 GB each
   EXPECT_EQ(BuildThreads(2, 9, 1 * gib, five), 1);      // less than one: one
   EXPECT_EQ(BuildThreads(2, 9, 0, five), 2);            // memory unknown
   EXPECT_EQ(BuildThreads(0, 0, 0, 0), 1);
