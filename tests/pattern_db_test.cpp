@@ -184,6 +184,37 @@ TEST(PatternDb, ValuesAreTheGroupsPlainCounts) {
   }
 }
 
+// Past its size the cache drops the databases used least recently: a
+// table every count looks up stays while one-off tables come and go.
+TEST(PatternDb, TheCacheDropsTheLeastRecentlyUsed) {
+  auto table = [](size_t bytes) {
+    return std::make_shared<const PatternDb>(
+        PatternDb{{}, *PlacementIndex::Make(10, 1), std::vector<uint8_t>(bytes)});
+  };
+  PatternCache cache(300);
+  const std::shared_ptr<const PatternDb> shared = table(100);
+  EXPECT_EQ(cache.Insert("shared", shared), shared);
+  for (int i = 0; i < 5; ++i) {
+    const std::string key = "one-off " + std::to_string(i);
+    cache.Insert(key, table(100));
+    ASSERT_EQ(cache.Lookup("shared"), shared) << "after " << key;
+  }
+  EXPECT_EQ(cache.Lookup("one-off 0"), nullptr);
+  EXPECT_EQ(cache.Lookup("one-off 2"), nullptr);
+  EXPECT_NE(cache.Lookup("one-off 4"), nullptr);
+  // Inserting a key kept already keeps the first and uses it.
+  const std::shared_ptr<const PatternDb> first = cache.Lookup("one-off 3");
+  EXPECT_EQ(cache.Insert("one-off 3", table(100)), first);
+  cache.Insert("one-off 5", table(100));  // drops the least recent: shared
+  EXPECT_EQ(cache.Lookup("shared"), nullptr);
+  EXPECT_EQ(cache.Lookup("one-off 3"), first);
+  // A table larger than the whole is kept alone, the others dropped.
+  const std::shared_ptr<const PatternDb> large = table(1000);
+  EXPECT_EQ(cache.Insert("large", large), large);
+  EXPECT_EQ(cache.Lookup("large"), large);
+  EXPECT_EQ(cache.Lookup("one-off 3"), nullptr);
+}
+
 // Building ahead takes a core a table only while the free memory holds
 // every build running at once.
 TEST(PatternDb, BuildsAtOnceAreCappedByFreeMemory) {

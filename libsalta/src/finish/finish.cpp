@@ -284,8 +284,10 @@ class Count {
       }
       case Stage::kWidening: {
         // 4. IDA* and the searches for a way (wider beams while none is
-        //    found, the neighbourhood search) in turn, each given more.
+        //    found, the neighbourhood search) in turn, each given more
+        //    (the large databases built first where they are due now).
         stage_ = Stage::kWideningGroups;
+        if (absl::StatusOr<bool> built = BuildLarge(); !built.ok()) return built.status();
         return RunIda(policy_.ida_nodes[widening_]);
       }
       case Stage::kWideningGroups: {

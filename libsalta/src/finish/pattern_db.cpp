@@ -6,7 +6,6 @@
 #include <atomic>
 #include <bit>
 #include <cstring>
-#include <deque>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -235,49 +234,42 @@ absl::Status Save(const Problem& p, const PatternDb& pdb, const std::string& dir
   return absl::OkStatus();
 }
 
-// The databases of this process, by CacheKey; the oldest are dropped past
-// a total size.
-class Cache {
- public:
-  static Cache& Get() {
-    static Cache* cache = new Cache();  // never destroyed: used until exit
-    return *cache;
-  }
+}  // namespace
 
-  std::shared_ptr<const PatternDb> Lookup(const std::string& key) {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = map_.find(key);
-    return it == map_.end() ? nullptr : it->second;
-  }
-
-  std::shared_ptr<const PatternDb> Insert(const std::string& key,
-                                          std::shared_ptr<const PatternDb> pdb) {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto [it, inserted] = map_.emplace(key, std::move(pdb));
-    if (inserted) {
-      order_.push_back(key);
-      bytes_ += it->second->values.size();
-      while (bytes_ > kMaxBytes && order_.size() > 1) {
-        auto old = map_.find(order_.front());
-        bytes_ -= old->second->values.size();
-        map_.erase(old);
-        order_.pop_front();
-      }
-    }
-    return it->second;
-  }
-
- private:
+PatternCache& PatternCache::Process() {
   // Two variants' databases of five pieces on 10x10 (nine of 254 MB each;
   // the two sides of a variant share them).
-  static constexpr size_t kMaxBytes = size_t(6) << 30;
-  std::mutex mu_;
-  std::map<std::string, std::shared_ptr<const PatternDb>> map_;
-  std::deque<std::string> order_;
-  size_t bytes_ = 0;
-};
+  static PatternCache* cache = new PatternCache(size_t(6) << 30);  // used until exit
+  return *cache;
+}
 
-}  // namespace
+std::shared_ptr<const PatternDb> PatternCache::Lookup(const std::string& key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = map_.find(key);
+  if (it == map_.end()) return nullptr;
+  order_.splice(order_.end(), order_, it->second.used);
+  return it->second.pdb;
+}
+
+std::shared_ptr<const PatternDb> PatternCache::Insert(const std::string& key,
+                                                      std::shared_ptr<const PatternDb> pdb) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto [it, inserted] = map_.emplace(key, Entry{std::move(pdb), {}});
+  if (!inserted) {
+    order_.splice(order_.end(), order_, it->second.used);
+    return it->second.pdb;
+  }
+  it->second.used = order_.insert(order_.end(), key);
+  bytes_ += it->second.pdb->values.size();
+  std::shared_ptr<const PatternDb> kept = it->second.pdb;  // (it may be dropped)
+  while (bytes_ > max_bytes_ && order_.size() > 1) {
+    auto old = map_.find(order_.front());
+    bytes_ -= old->second.pdb->values.size();
+    map_.erase(old);
+    order_.pop_front();
+  }
+  return kept;
+}
 
 std::string PatternTableDir(const Problem& p, const std::vector<int8_t>& targets,
                             const std::string& dir) {
@@ -292,13 +284,13 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
                                                                const PatternSource& source,
                                                                Find find) {
   const std::string key = CacheKey(p, targets);
-  const std::shared_ptr<const PatternDb> cached = Cache::Get().Lookup(key);
+  const std::shared_ptr<const PatternDb> cached = PatternCache::Process().Lookup(key);
   if (cached && (find != Find::kSave || source.dir.empty())) return cached;
   if (find == Find::kCached) return absl::NotFoundError("not in the cache");
   if (source.dir.empty()) {
     if (find == Find::kStored || find == Find::kAhead)
       return absl::NotFoundError("no pattern directory");
-    return Cache::Get().Insert(key, BuildPatternDb(p, targets));
+    return PatternCache::Process().Insert(key, BuildPatternDb(p, targets));
   }
   const std::string dir = PatternTableDir(p, targets, source.dir);
   bool first_checksum = false;
@@ -311,7 +303,7 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
         return absl::Status(s.code(), absl::StrCat("cannot store pattern table: ", s.message()));
       if (source.report) source.report(absl::StrCat("stored ", dir));
     }
-    return Cache::Get().Insert(key, *loaded);
+    return PatternCache::Process().Insert(key, *loaded);
   }
   if (!absl::IsNotFound(loaded.status()) && !absl::IsDataLoss(loaded.status()))
     return loaded.status();
@@ -331,7 +323,7 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
     return absl::Status(s.code(), absl::StrCat("cannot store pattern table: ", s.message()));
   // Building ahead takes minutes where the tables are large: say what is done.
   if (find == Find::kSave && source.report) source.report(absl::StrCat("stored ", dir));
-  return Cache::Get().Insert(key, std::move(built));
+  return PatternCache::Process().Insert(key, std::move(built));
 }
 
 std::vector<int> ByTarget(const Problem& p, std::vector<int> pieces) {

@@ -13,7 +13,8 @@ namespace salta::finish_internal {
 struct Policy {
   // Pattern databases of at most this many placements per group by default
   // (4 pieces on 10x10: 5.5 million), and the most a count builds: larger
-  // ones (5 on 10x10, 254 million, about 100 s each) are built ahead only.
+  // ones (5 on 10x10, 254 million placements, 3 s each) are built ahead
+  // only.
   uint64_t max_default_pdb_entries = uint64_t(8) << 20;
   // Partitions by target, each starting its runs at another offset.
   int partitions = 4;
@@ -78,21 +79,23 @@ struct Policy {
   // The bound table's largest size (16 bytes an entry): a count sets it
   // from FinishOptions::bound_table_megabytes.
   size_t bound_table_entries = (size_t(kDefaultBoundTableMegabytes) << 20) / 16;
-  // The large databases are built (seconds; minutes in a sanitized build)
-  // only with at least this much time left, and under a node limit with at
-  // least this many nodes left: their build is not counted in nodes, so a
-  // tight limit would not bound the count's time.
+  // The large databases are built (under a second on 10x10; seconds in a
+  // sanitized build) only with at least this much time left, and under a
+  // node limit with at least this many nodes left: their build is not
+  // counted in nodes, so a tight limit would not bound the count's time.
   double large_pdb_seconds = 4.0;
   uint64_t large_pdb_nodes = 1000000;
   // ... and only once the count has searched this many nodes.
   uint64_t large_pdb_after_nodes = 0;
   // The same for the count back from the goal (CountBothWays), whose
-  // databases no other count shares: building them takes about 5 s, so
-  // only under a long limit and once the count back has searched about as
-  // long on the small ones (many counts end sooner: unseen seed 4 #34 took
-  // 5.8 s where its databases were built at once, 1.3 s without them).
-  double back_large_pdb_seconds = 30.0;
-  uint64_t back_large_pdb_after_nodes = 4000000;
+  // databases no other count shares: building its thirteen of four pieces
+  // takes about 0.65 s on 10x10, so only once the count back has searched
+  // 300,000 nodes on the small ones (then before its next IDA* run). Unseen
+  // seed 4 #57 went from 9.8 s to 3.1 s, seed 3 #62 from unproven to 10 s,
+  // seed 4 #34 from 1.6 s to 1.9 s; built at once instead, seed 4 #59 took
+  // 4.0 s (1.1 s) and seed 2 #48 1.8 s (0.9 s).
+  double back_large_pdb_seconds = 2.0;
+  uint64_t back_large_pdb_after_nodes = 300000;
   // The count back from the goal starts once the count to the goal has
   // taken this many nodes: most counts take fewer.
   uint64_t back_after_nodes = 400000;
