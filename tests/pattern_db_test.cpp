@@ -218,14 +218,17 @@ TEST(PatternDb, TheCacheDropsTheLeastRecentlyUsed) {
 // Building ahead takes a core a table only while the free memory holds
 // every build running at once.
 TEST(PatternDb, BuildsAtOnceAreCappedByFreeMemory) {
-  // A five on 10x10 (50 dark squares): 50^5 bytes of distances, three
-  // sets of a bitboard for each of the 50^4 placements of four, and a
-  // byte for each of its 254,251,200 placements.
-  EXPECT_EQ(BuildBytes(50, 5), 312500000u + 3u * 8u * 6250000u + 254251200u);
+  // A five on 10x10 (50 dark squares): 50^5 bytes of distances, and three
+  // sets of a bitboard for each of the 50^4 placements of four or, once
+  // they are freed, a byte for each of its 254,251,200 placements.
+  EXPECT_EQ(BuildBytes(50, 5), 312500000u + 254251200u);
+  // A four on 6x6 (18): the sets of 18^3 bitboards outweigh the 73,440
+  // placements.
+  EXPECT_EQ(BuildBytes(18, 4), 104976u + 3u * 8u * 5832u);
   const uint64_t five = BuildBytes(50, 5), gib = uint64_t(1) << 30;
   EXPECT_EQ(BuildThreads(16, 9, 64 * gib, five), 9);    // a table a thread
   EXPECT_EQ(BuildThreads(16, 20, 64 * gib, five), 16);  // a core a thread
-  EXPECT_EQ(BuildThreads(16, 9, 4 * gib, five), 5);     // 0.72 GB each
+  EXPECT_EQ(BuildThreads(16, 9, 3 * gib, five), 5);     // 0.57 GB each
   EXPECT_EQ(BuildThreads(2, 9, 1 * gib, five), 1);      // less than one: one
   EXPECT_EQ(BuildThreads(2, 9, 0, five), 2);            // memory unknown
   EXPECT_EQ(BuildThreads(0, 0, 0, 0), 1);
