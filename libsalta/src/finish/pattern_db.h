@@ -30,7 +30,7 @@ namespace salta::finish_internal {
 
 inline constexpr uint8_t kPdbUnreachable = 255;
 // The most pieces one database may cover: 4 on 10x10 is 5.5 million
-// placements (5.5 MB), built in 0.05 s; 5 is 254 MB, built in 3 s, ahead
+// placements (5.5 MB), built in 0.05 s; 5 is 254 MB, built in 4 s, ahead
 // only (Policy::max_default_pdb_entries).
 inline constexpr int kMaxGroupSize = kMaxPatternGroupSize;
 // Groups of at most this many pieces have databases built in a millisecond
