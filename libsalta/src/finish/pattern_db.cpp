@@ -19,10 +19,10 @@
 namespace salta::finish_internal {
 namespace {
 
-// The search runs over a sparse index: the placement of pieces 0..k-2 (a
-// block, sum(s_j * n^j)) times n, plus the square of the last piece, so
-// that laying the result out by the perfect index, whose last piece varies
-// fastest, reads it in runs.
+// The search runs over a sparse index, sum(s_j * n^(k-1-j)): the placement
+// of pieces 0..k-2 (a block) times n, plus the square of the last piece.
+// Its pieces weigh as in the perfect index, the first most, so that laying
+// the result out by the perfect index reads it in order.
 uint64_t SparseSize(int n, int k) {
   uint64_t size = 1;
   for (int j = 0; j < k; ++j) size *= uint64_t(n);
@@ -66,9 +66,13 @@ std::shared_ptr<const PatternDb> BuildPatternDb(const Problem& p,
   for (Square s = 0; s < n; ++s)
     for (int d = 0; d < p.num_step_dirs; ++d)
       if (const int t = p.step_to[s][d]; t >= 0) from[t] |= SquareBit(s);
+  // The sparse index's weight of each piece: n^(last - j), the first piece
+  // weighing most, as in the perfect index; a block's, by n less.
+  std::array<uint64_t, kMaxGroupSize> weight{};
+  for (int j = 0; j < k; ++j) weight[j] = SparseSize(n, last - j);
   Layers layers(blocks);
   uint64_t goal = 0;
-  for (int j = 0; j < last; ++j) goal += uint64_t(targets[j]) * SparseSize(n, j);
+  for (int j = 0; j < last; ++j) goal += uint64_t(targets[j]) * (weight[j] / uint64_t(n));
   layers.seen[goal] = layers.now[goal] = SquareBit(targets[last]);
   dist[goal * uint64_t(n) + uint64_t(targets[last])] = 0;
   // Backwards from the goal, a layer of placements at a time.
@@ -78,8 +82,8 @@ std::shared_ptr<const PatternDb> BuildPatternDb(const Problem& p,
       if (!here) continue;
       int sq[kMaxGroupSize];
       Bitboard occupied = 0;
-      uint64_t rest = b, weight = 1;
-      for (int j = 0; j < last; ++j) {
+      uint64_t rest = b;
+      for (int j = last - 1; j >= 0; --j) {
         sq[j] = int(rest % uint64_t(n));
         rest /= uint64_t(n);
         occupied |= SquareBit(sq[j]);
@@ -87,10 +91,10 @@ std::shared_ptr<const PatternDb> BuildPatternDb(const Problem& p,
       Bitboard came = 0;
       for (Bitboard h = here; h; h &= h - 1) came |= from[std::countr_zero(h)];
       layers.next[b] |= came & ~occupied;
-      for (int j = 0; j < last; ++j, weight *= uint64_t(n))
+      for (int j = 0; j < last; ++j)
         for (Bitboard f = from[sq[j]] & ~occupied; f; f &= f - 1) {
           const int s = std::countr_zero(f);
-          const int64_t to = int64_t(b) + (int64_t(s) - sq[j]) * int64_t(weight);
+          const int64_t to = int64_t(b) + (int64_t(s) - sq[j]) * int64_t(weight[j] / uint64_t(n));
           layers.next[uint64_t(to)] |= here & ~SquareBit(s);
         }
     }
@@ -111,10 +115,6 @@ std::shared_ptr<const PatternDb> BuildPatternDb(const Problem& p,
   absl::StatusOr<PlacementIndex> index = PlacementIndex::Make(n, k);
   auto pdb = std::make_shared<PatternDb>(PatternDb{targets, *index, {}});
   pdb->values.resize(index->size());
-  // The sparse index's weight of each piece.
-  std::array<uint64_t, kMaxGroupSize> weight{};
-  for (int j = 0; j < last; ++j) weight[j] = SparseSize(n, j + 1);
-  weight[last] = 1;
   uint8_t* out = pdb->values.data();
   LayOut(0, k, n, 0, 0, weight.data(), dist, out);
   return pdb;
