@@ -65,14 +65,14 @@ std::shared_ptr<const PatternDb> BuildPatternDb(const Problem& p,
   std::array<Bitboard, kMaxSquares> from{};
   for (Square s = 0; s < n; ++s)
     for (int d = 0; d < p.num_step_dirs; ++d)
-      if (const int t = p.step_to[s][d]; t >= 0) from[t] |= SquareBit(s);
-  // The sparse index's weight of each piece: n^(last - j), the first piece
-  // weighing most, as in the perfect index; a block's, by n less.
-  std::array<uint64_t, kMaxGroupSize> weight{};
-  for (int j = 0; j < k; ++j) weight[j] = SparseSize(n, last - j);
+      if (const int f = p.step_from[s][d]; f >= 0) from[s] |= SquareBit(f);
+  // The block index's weight of each piece but the last: n^(last - 1 - j),
+  // the first piece weighing most, as in the perfect index.
+  std::array<uint64_t, kMaxGroupSize> block_weight{};
+  for (int j = 0; j < last; ++j) block_weight[j] = SparseSize(n, last - 1 - j);
   Layers layers(blocks);
   uint64_t goal = 0;
-  for (int j = 0; j < last; ++j) goal += uint64_t(targets[j]) * (weight[j] / uint64_t(n));
+  for (int j = 0; j < last; ++j) goal += uint64_t(targets[j]) * block_weight[j];
   layers.seen[goal] = layers.now[goal] = SquareBit(targets[last]);
   dist[goal * uint64_t(n) + uint64_t(targets[last])] = 0;
   // Backwards from the goal, a layer of placements at a time.
@@ -94,7 +94,7 @@ std::shared_ptr<const PatternDb> BuildPatternDb(const Problem& p,
       for (int j = 0; j < last; ++j)
         for (Bitboard f = from[sq[j]] & ~occupied; f; f &= f - 1) {
           const int s = std::countr_zero(f);
-          const int64_t to = int64_t(b) + (int64_t(s) - sq[j]) * int64_t(weight[j] / uint64_t(n));
+          const int64_t to = int64_t(b) + (int64_t(s) - sq[j]) * int64_t(block_weight[j]);
           layers.next[uint64_t(to)] |= here & ~SquareBit(s);
         }
     }
@@ -111,10 +111,14 @@ std::shared_ptr<const PatternDb> BuildPatternDb(const Problem& p,
     }
     if (!more) break;
   }
-  layers = Layers(0);
+  layers = Layers(0);  // (freed before the table is made: BuildBytes)
   absl::StatusOr<PlacementIndex> index = PlacementIndex::Make(n, k);
   auto pdb = std::make_shared<PatternDb>(PatternDb{targets, *index, {}});
   pdb->values.resize(index->size());
+  // The sparse index's weight of each piece: a block's times n, the last 1.
+  std::array<uint64_t, kMaxGroupSize> weight{};
+  for (int j = 0; j < last; ++j) weight[j] = block_weight[j] * uint64_t(n);
+  weight[last] = 1;
   uint8_t* out = pdb->values.data();
   LayOut(0, k, n, 0, 0, weight.data(), dist, out);
   return pdb;

@@ -13,8 +13,8 @@ namespace salta::finish_internal {
 struct Policy {
   // Pattern databases of at most this many placements per group by default
   // (4 pieces on 10x10: 5.5 million), and the most a count builds: larger
-  // ones (5 on 10x10, 254 million placements, 3 s each) are built ahead
-  // only.
+  // ones (5 on 10x10, 254 million placements, about 4 s each) are built
+  // ahead only.
   uint64_t max_default_pdb_entries = uint64_t(8) << 20;
   // Partitions by target, each starting its runs at another offset.
   int partitions = 4;
