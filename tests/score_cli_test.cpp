@@ -804,6 +804,7 @@ TEST(ScoreCli, BadInputExitsTwoWithAMessage) {
            {"--position 'w S1a2'", "a2"},
            {"--position 'x S1a1'", "side to move"},
            {"--position 'w S1a1,S1c1'", "S1c1"},
+           {"--position ''", "position: has 0 fields"},  // not the start
            {"--moves 'c3-d4 c9-d8'", "c9-d8"},
            {"--moves 'c3-e5'", "c3-e5"},
            {"--position 'w S1a1,s1j10' --moves 'a1-b2 j10-i9 b2-c4'", "b2-c4"},

@@ -257,7 +257,7 @@ TEST(ShowCli, BadInputAsTheOtherTools) {
   // Positions and moves: word for word what salta-score says.
   for (const std::string args :
        {"--position 'w S1a2'", "--moves 'c3-d4 c9-d8'", "--board 5", "--rules nosuch",
-        "--rule steps=sideways", "--position 'w S1a1 0 #'"}) {
+        "--rule steps=sideways", "--position 'w S1a1 0 #'", "--position ''"}) {
     const ToolRun show = Show(args);
     const ToolRun score = Show(args, "LC_ALL=C", "salta-score");
     EXPECT_EQ(show.status, 2) << args;

@@ -131,7 +131,7 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
       "Exit status: 0 every count exact; 3 a time limit was reached and some count is only\n"
       "bounded; 2 bad arguments, position, moves or record, output that cannot be written,\n"
       "or an error reading or writing the pattern tables (the message says which)."};
-  std::string position_text, moves_text, record_file, side_text = "both";
+  std::string position_text = "start", moves_text, record_file, side_text = "both";
   int game_number = 1;
   double time_limit = 0;
   bool solution = false, json = false, build_patterns = false;
@@ -220,7 +220,7 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
       return where.file.empty() ? tool.Fail(s.message()) : tool.Fail(where, s.message());
   } else {
     absl::StatusOr<salta::Position> p =
-        salta::ParsePosition(**variant, position_text.empty() ? "start" : position_text);
+        salta::ParsePosition(**variant, position_text);
     if (!p.ok()) return tool.Fail(p.status().message());
     pos = *p;
     if (absl::Status s = salta::PlayMoves(*pos, moves_text); !s.ok()) return tool.Fail(s.message());

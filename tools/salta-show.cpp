@@ -147,7 +147,7 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
       "output that cannot be written (the message says which)."};
   salta::tools::VariantFlags variant_flags;
   variant_flags.Add(app);
-  std::string position_text, moves_text, record_file, svg_file, html_file;
+  std::string position_text = "start", moves_text, record_file, svg_file, html_file;
   std::string charset = "auto", colour = "auto";
   int game_number = 0, ply = -1;
   uint64_t node_limit = 1000000;
@@ -223,7 +223,7 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
     title = slash == std::string::npos ? record_file : record_file.substr(slash + 1);
   } else {
     absl::StatusOr<salta::Position> start =
-        salta::ParsePosition(**variant, position_text.empty() ? "start" : position_text);
+        salta::ParsePosition(**variant, position_text);
     if (!start.ok()) return tool.Fail(start.status().message());
     salta::Position pos = *start;
     std::vector<salta::Move> played;
