@@ -219,8 +219,7 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
         !s.ok())
       return where.file.empty() ? tool.Fail(s.message()) : tool.Fail(where, s.message());
   } else {
-    absl::StatusOr<salta::Position> p =
-        salta::ParsePosition(**variant, position_text);
+    absl::StatusOr<salta::Position> p = salta::ParsePosition(**variant, position_text);
     if (!p.ok()) return tool.Fail(p.status().message());
     pos = *p;
     if (absl::Status s = salta::PlayMoves(*pos, moves_text); !s.ok()) return tool.Fail(s.message());

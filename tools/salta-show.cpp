@@ -222,8 +222,7 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
     const size_t slash = record_file.rfind('/');
     title = slash == std::string::npos ? record_file : record_file.substr(slash + 1);
   } else {
-    absl::StatusOr<salta::Position> start =
-        salta::ParsePosition(**variant, position_text);
+    absl::StatusOr<salta::Position> start = salta::ParsePosition(**variant, position_text);
     if (!start.ok()) return tool.Fail(start.status().message());
     salta::Position pos = *start;
     std::vector<salta::Move> played;
