@@ -442,6 +442,27 @@ TEST(ShowView, FinishedGameScoredWithBothCounts) {
             "Game over: the move limit of 2 moves each is reached");
 }
 
+// A record whose Score tag the replay counts: that count is the one shown,
+// not made again (salta-show and salta-score count once).
+TEST(ShowView, TheReplaysCountIsShownNotMadeAgain) {
+  const std::vector<ParsedGame> games = ReadFile("valid/scored.sgn");
+  ASSERT_EQ(games.size(), 2u);
+  int replayed = 0, viewed = 0;
+  ReplayOptions replay;
+  replay.count.progress = [&](int, uint64_t) { ++replayed; };
+  absl::StatusOr<GameView> view = ViewRecord(games[0], replay);
+  ASSERT_TRUE(view.ok()) << view.status();
+  ASSERT_TRUE(view->score);
+  EXPECT_GT(replayed, 0);
+  FinishOptions count;
+  count.progress = [&](int, uint64_t) { ++viewed; };
+  ASSERT_TRUE(ScoreView(*view, count).ok());
+  EXPECT_EQ(viewed, 0);
+  EXPECT_EQ(view->score->points, 1);
+  ASSERT_TRUE(view->counts[0] && view->counts[1]);
+  EXPECT_EQ(view->counts[1]->moves(), 1);
+}
+
 TEST(ShowView, BoundedCountsAreBounds) {
   FinishResult r;
   r.exact = false;

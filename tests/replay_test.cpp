@@ -416,6 +416,7 @@ TEST(ReplayTest, ExtraMoveAndFinishedGames) {
   ASSERT_TRUE(r.valid) << r.error->reason;
   EXPECT_EQ(r.end, EndReason::kExtraMove);
   EXPECT_EQ(r.result, "1-0");
+  EXPECT_FALSE(r.game_score.has_value());  // nothing needed a count
   // The extra move not recorded: "*" is no contradiction; 0-1 is impossible.
   r = Replay(std::string(kFinished4x4) + "*");
   EXPECT_TRUE(r.valid) << r.error->reason;
@@ -438,6 +439,12 @@ TEST(ReplayTest, ScoreTagIsNeverPassedSilently) {
   EXPECT_TRUE(r.valid) << r.error->reason;
   EXPECT_FALSE(HasWarning(r, "score not checked"));
   EXPECT_EQ(r.score, 1);
+  // The count made for it, kept for callers that show it.
+  ASSERT_TRUE(r.game_score.has_value());
+  EXPECT_TRUE(r.game_score->exact);
+  EXPECT_EQ(r.game_score->points, 1);
+  ASSERT_TRUE(r.game_score->black.has_value());
+  EXPECT_EQ(r.game_score->black->moves(), 1);
   ASSERT_FALSE(w.valid);
   EXPECT_NE(w.error->reason.find("Score 2 is wrong"), std::string::npos);
 }

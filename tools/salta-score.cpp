@@ -92,9 +92,15 @@ std::string CountText(const salta::FinishResult& r, const salta::Position& pos, 
 // input), or an error with, in `where`, the place it concerns (its file
 // empty when the message names its input itself). An error in the record is
 // located as salta-validate does: "FILE:LINE:COLUMN: game K: invalid: ...".
+// The replay counts where the record's result or Score tag needs it, with
+// `count` (the tool's own options): its score, in `counted`, is then not
+// counted again.
 absl::Status PositionFromRecord(const std::string& file, int k, const std::string& preset,
                                 bool preset_given, const std::vector<std::string>& overrides,
-                                std::optional<salta::Position>& out, salta::tools::Where& where) {
+                                const salta::FinishOptions& count,
+                                std::optional<salta::Position>& out,
+                                std::optional<salta::GameScore>& counted,
+                                salta::tools::Where& where) {
   absl::StatusOr<std::unique_ptr<salta::tools::Input>> in = salta::tools::Input::Open(file);
   if (!in.ok()) return in.status();
   salta::RecordReader reader((*in)->stream());
@@ -111,6 +117,7 @@ absl::Status PositionFromRecord(const std::string& file, int k, const std::strin
   salta::ReplayOptions options;
   if (preset_given) options.rules = preset;
   options.overrides = overrides;
+  options.count = count;
   salta::ReplayReport report = salta::ReplayGame(game, options);
   if (!report.valid || !report.final_position) {
     where.file = file;
@@ -120,6 +127,7 @@ absl::Status PositionFromRecord(const std::string& file, int k, const std::strin
         absl::StrCat("game ", k, ": invalid: ", salta::tools::IssueText(*report.error)));
   }
   out = *report.final_position;
+  counted = std::move(report.game_score);
   return absl::OkStatus();
 }
 
@@ -210,22 +218,6 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
     tool.out() << "Pattern tables ready in " << pattern_dir << "\n";
     return kExitExact;
   }
-  std::optional<salta::Position> pos;
-  if (!record_file.empty()) {
-    salta::tools::Where where;
-    if (absl::Status s = PositionFromRecord(record_file, game_number, variant_flags.preset,
-                                            variant_flags.rules_option->count() > 0,
-                                            variant_flags.overrides, pos, where);
-        !s.ok())
-      return where.file.empty() ? tool.Fail(s.message()) : tool.Fail(where, s.message());
-  } else {
-    absl::StatusOr<salta::Position> p = salta::ParsePosition(**variant, position_text);
-    if (!p.ok()) return tool.Fail(p.status().message());
-    pos = *p;
-    if (absl::Status s = salta::PlayMoves(*pos, moves_text); !s.ok()) return tool.Fail(s.message());
-  }
-  const salta::Geometry& g = pos->variant().geometry();
-
   // Progress on a terminal (not with --json); elsewhere a count without a
   // limit that runs long says so once, so that a script's log shows why.
   const bool show_progress = !json && isatty(STDERR_FILENO);
@@ -248,14 +240,32 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
     }
   };
 
+  std::optional<salta::Position> pos;
+  std::optional<salta::GameScore> counted;  // by the replay of a record
+  if (!record_file.empty()) {
+    salta::tools::Where where;
+    label = "score";
+    if (absl::Status s = PositionFromRecord(record_file, game_number, variant_flags.preset,
+                                            variant_flags.rules_option->count() > 0,
+                                            variant_flags.overrides, options, pos, counted, where);
+        !s.ok())
+      return where.file.empty() ? tool.Fail(s.message()) : tool.Fail(where, s.message());
+  } else {
+    absl::StatusOr<salta::Position> p = salta::ParsePosition(**variant, position_text);
+    if (!p.ok()) return tool.Fail(p.status().message());
+    pos = *p;
+    if (absl::Status s = salta::PlayMoves(*pos, moves_text); !s.ok()) return tool.Fail(s.message());
+  }
+  const salta::Geometry& g = pos->variant().geometry();
+
   std::vector<salta::Side> sides;
   if (side_text != "black") sides.push_back(salta::Side::kWhite);
   if (side_text != "white") sides.push_back(salta::Side::kBlack);
 
   // The result and score, when the game is over (or White completed and
   // Black's extra move is still to come).
-  std::optional<salta::GameScore> score;
-  if (salta::StatusOf(*pos).scorable()) {
+  std::optional<salta::GameScore> score = std::move(counted);
+  if (!score && salta::StatusOf(*pos).scorable()) {
     label = "score";
     absl::StatusOr<salta::GameScore> s = salta::ScoreGame(*pos, options);
     if (!s.ok()) return tool.Fail(s.status().message());

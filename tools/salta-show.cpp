@@ -204,6 +204,8 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
   absl::StatusOr<const salta::Variant*> variant = variant_flags.Make();
   if (!variant.ok()) return tool.Fail(variant.status().message());
 
+  salta::FinishOptions count;
+  count.node_limit = node_limit;
   std::vector<salta::GameView> games;
   std::string title = "Salta";
   if (!record_file.empty()) {
@@ -213,6 +215,9 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
     request.game = game_number != 0 ? game_number : html_file.empty() ? 1 : 0;
     if (variant_flags.rules_option->count() > 0) request.replay.rules = variant_flags.preset;
     request.replay.overrides = variant_flags.overrides;
+    // The replay's count, where the record's result or Score tag needs
+    // one, is the one shown: made once, with the tool's limit.
+    request.replay.count = count;
     salta::tools::Where where;
     absl::StatusOr<std::vector<salta::GameView>> read = ReadGames(request, where);
     if (!read.ok())
@@ -237,8 +242,6 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
                                   games.front().moves() == 1 ? " move" : " moves",
                                   ", so the ply must be 0 to ", games.front().moves()));
   if (ply < 0) ply = games.front().moves();
-  salta::FinishOptions count;
-  count.node_limit = node_limit;
   // The result is shown on the page, and under a terminal board of the end.
   if (!html_file.empty() || (svg_file.empty() && shows_end))
     for (salta::GameView& game : games)

@@ -53,16 +53,22 @@ GameView ViewReplay(const ParsedGame& game, const ReplayReport& report) {
     view.plies[k + 1].annotation = record.moves[k].annotation;
     view.plies[k + 1].comments = record.moves[k].comments;
   }
+  if (report.game_score) {
+    view.score = *report.game_score;
+    view.counts = {view.score->white, view.score->black};
+  }
   return view;
 }
 
 absl::Status ScoreView(GameView& view, const FinishOptions& count) {
   const Position& pos = view.final_position();
   if (!StatusOf(pos).scorable()) return absl::OkStatus();
-  absl::StatusOr<GameScore> score = ScoreGame(pos, count);
-  if (!score.ok()) return score.status();
-  view.score = *score;
-  view.counts = {score->white, score->black};
+  if (!view.score) {
+    absl::StatusOr<GameScore> score = ScoreGame(pos, count);
+    if (!score.ok()) return score.status();
+    view.score = *score;
+    view.counts = {score->white, score->black};
+  }
   for (Side s : {Side::kWhite, Side::kBlack}) {
     if (view.counts[int(s)]) continue;
     absl::StatusOr<FinishResult> r = MinMovesToFinish(pos, s, count);

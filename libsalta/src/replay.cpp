@@ -15,11 +15,20 @@
 #include "salta/notation.h"
 #include "salta/text.h"
 
-// The scoring count (ScoreByCount, at the end) is the one use of score.h.
+// The scoring count (ScoreGame, where the result or a Score tag needs it)
+// is the one use of score.h.
 #include "salta/score.h"
 
 namespace salta {
 namespace {
+
+// The outcome and points of a count, where it is exact and decides them.
+std::optional<CountedScore> CountedScoreOf(const absl::StatusOr<GameScore>& score) {
+  if (!score.ok() || !score->exact || score->points == kUnknownMoves ||
+      score->outcome == Outcome::kUndecided || score->outcome == Outcome::kNone)
+    return std::nullopt;
+  return CountedScore{score->outcome, score->points};
+}
 
 // A square written as "c3" or "32", without building error messages; -1 if
 // the text is not a plain square of the board (ParseSquare then says why).
@@ -338,7 +347,11 @@ class Replayer {
         st.scorable() && (record_.Tag("Score") != nullptr || st.outcome == Outcome::kUndecided ||
                           (extra_pending && claimed != "*" && claimed != "0-1"));
     std::optional<CountedScore> counted;
-    if (needs_count) counted = ScoreByCount(pos, options_.count);
+    if (needs_count) {
+      absl::StatusOr<GameScore> game_score = ScoreGame(pos, options_.count);
+      counted = CountedScoreOf(game_score);
+      if (game_score.ok()) report_.game_score = *std::move(game_score);
+    }
     const std::string* score_tag = record_.Tag("Score");
     const SourcePos score_at = record_.TagAt("Score");
     std::optional<int> score_claimed;
@@ -472,11 +485,7 @@ FinishOptions ScoreCountOptions(uint64_t node_limit) {
 
 std::optional<CountedScore> ScoreByCount(const Position& final_position,
                                          const FinishOptions& options) {
-  absl::StatusOr<GameScore> score = ScoreGame(final_position, options);
-  if (!score.ok() || !score->exact || score->points == kUnknownMoves ||
-      score->outcome == Outcome::kUndecided || score->outcome == Outcome::kNone)
-    return std::nullopt;
-  return CountedScore{score->outcome, score->points};
+  return CountedScoreOf(ScoreGame(final_position, options));
 }
 
 }  // namespace salta

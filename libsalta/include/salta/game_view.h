@@ -58,13 +58,14 @@ GameView ViewGame(const Position& start, const std::vector<Move>& moves);
 // "LINE:COLUMN: reason" where it concerns no move.
 absl::StatusOr<GameView> ViewRecord(const ParsedGame& game, const ReplayOptions& replay);
 // The same from the game's valid replay (ReplayGame with keep_moves), for
-// callers that report its errors themselves.
+// callers that report its errors themselves. The score the replay counted
+// (ReplayReport::game_score, with ReplayOptions::count) is kept.
 GameView ViewReplay(const ParsedGame& game, const ReplayReport& report);
 
 // Scores the final position when the game is over or awaits Black's extra
-// move (ScoreGame), and counts both sides, with `count`: bounds, not exact
-// counts, where one of its limits cuts a count short. Nothing to do for a
-// game in play.
+// move (ScoreGame), unless the replay did, and counts both sides, with
+// `count`: bounds, not exact counts, where one of its limits cuts a count
+// short. Nothing to do for a game in play.
 absl::Status ScoreView(GameView& view, const FinishOptions& count);
 
 // How a position stands, in words: "White to move", "Black to move: its

@@ -13,6 +13,7 @@
 #include "salta/piece.h"
 #include "salta/position.h"
 #include "salta/record.h"
+#include "salta/score.h"
 #include "salta/variant.h"
 
 namespace salta {
@@ -71,6 +72,11 @@ struct ReplayReport {
   // The winner's points, when counted: the count is made only where a Score
   // tag or the result needs it.
   std::optional<int> score;
+  // That count's result and score as ScoreGame gave it under
+  // ReplayOptions::count, exact or not, so that a caller counting with the
+  // same options need not count again (absent where no count was made, or
+  // it failed).
+  std::optional<GameScore> game_score;
   std::string rules;  // the rules the game was replayed under (Rules::ToString)
   std::optional<ReplayIssue> error;
   std::vector<ReplayIssue> warnings;
