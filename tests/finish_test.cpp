@@ -857,6 +857,24 @@ std::pair<absl::StatusOr<FinishResult>, absl::StatusOr<FinishResult>> WithAndWit
   return {std::move(with), MinMovesToFinish(pos, side, options)};
 }
 
+// `side`'s moves on the clear board of pos (the opponent's pieces removed),
+// in `moves`, and that board.
+Position ClearBoardMoves(const Position& pos, Side side, MoveList& moves) {
+  absl::StatusOr<Position> board = ClearBoard(pos, side);
+  EXPECT_TRUE(board.ok()) << board.status();
+  moves.clear();
+  if (!board.ok()) return pos;
+  GenerateRaw(*board, side, moves);
+  return *board;
+}
+
+// An exact count's solution has its length and replays to the goal.
+void ExpectSolutionReplays(const Position& pos, Side side, const FinishResult& r,
+                           const std::string& where) {
+  EXPECT_EQ(int(r.solution.size()), r.moves()) << where;
+  EXPECT_TRUE(CheckSolution(pos, side, r.solution).ok()) << where;
+}
+
 // The far set's position by its number in data/finish-bench-far.txt (from
 // 1, comment lines not counted).
 std::pair<Side, Position> FarPosition(int number) {
@@ -1023,27 +1041,24 @@ TEST(Finish, FarFromHomeCountsAreConsistentWithTheirSuccessors) {
     // (Counts up to 50: their successors settle within the limit.)
     if (!r->exact || !r->reachable || r->moves() < 20 || r->moves() > 50) continue;
     const std::string where = PositionToString(pos) + " " + std::string(SideName(side));
-    EXPECT_EQ(int(r->solution.size()), r->moves()) << where;
-    EXPECT_TRUE(CheckSolution(pos, side, r->solution).ok()) << where;
+    ExpectSolutionReplays(pos, side, *r, where);
     // Every successor (a move of the side alone on the clear board) needs
     // count - 1 or count + 1 (steps change the parity); the least of them,
     // that of the solution's first move, count - 1.
-    absl::StatusOr<Position> board = ClearBoard(pos, side);
-    ASSERT_TRUE(board.ok());
     MoveList moves;
-    GenerateRaw(*board, side, moves);
+    const Position board = ClearBoardMoves(pos, side, moves);
     int least = 1 << 30, counted = 0;
     for (const Move& m : moves) {
-      Position next = *board;
+      Position next = board;
       next.Make(m);
       absl::StatusOr<FinishResult> c = MinMovesToFinish(next, side, successor);
       ASSERT_TRUE(c.ok()) << c.status();
       // A proven bound never exceeds the count, at most count + 1.
-      EXPECT_LE(c->lower, r->moves() + 1) << where << " after " << MoveToString(*board, m);
+      EXPECT_LE(c->lower, r->moves() + 1) << where << " after " << MoveToString(board, m);
       if (!c->exact) continue;
       ++counted;
       EXPECT_TRUE(c->moves() == r->moves() - 1 || c->moves() == r->moves() + 1)
-          << where << " after " << MoveToString(*board, m) << ": " << c->moves();
+          << where << " after " << MoveToString(board, m) << ": " << c->moves();
       least = std::min(least, c->moves());
       if (m == r->solution[0]) {
         EXPECT_EQ(c->moves(), r->moves() - 1) << where;
@@ -1108,21 +1123,16 @@ TEST(Finish, CountsAreConsistentWithTheirSuccessorsInEveryVariant) {
         absl::StatusOr<FinishResult> r = MinMovesToFinish(pos, side, options);
         ASSERT_TRUE(r.ok()) << r.status() << where;
         if (!r->exact || r->moves() == 0) continue;
-        if (r->reachable) {
-          EXPECT_EQ(int(r->solution.size()), r->moves()) << where;
-          EXPECT_TRUE(CheckSolution(pos, side, r->solution).ok()) << where;
-        }
-        absl::StatusOr<Position> board = ClearBoard(pos, side);
-        ASSERT_TRUE(board.ok());
+        if (r->reachable) ExpectSolutionReplays(pos, side, *r, where);
         MoveList moves;
-        GenerateRaw(*board, side, moves);
+        const Position board = ClearBoardMoves(pos, side, moves);
         int least = 1 << 30;
         for (const Move& m : moves) {
-          Position next = *board;
+          Position next = board;
           next.Make(m);
           absl::StatusOr<FinishResult> n = MinMovesToFinish(next, side, successor);
           ASSERT_TRUE(n.ok()) << n.status();
-          const std::string after = where + " after " + MoveToString(*board, m);
+          const std::string after = where + " after " + MoveToString(board, m);
           if (!r->reachable) {
             EXPECT_FALSE(n->exact && n->reachable) << after;
             continue;
