@@ -16,7 +16,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <random>
 #include <set>
 #include <unordered_map>
 
@@ -26,6 +25,8 @@
 #include "salta/game.h"
 #include "salta/movegen.h"
 #include "salta/notation.h"
+#include "salta/replay.h"
+#include "salta/selfplay.h"
 #include "salta/store.h"
 
 namespace salta {
@@ -1099,7 +1100,6 @@ TEST(Finish, CountsAreConsistentWithTheirSuccessorsInEveryVariant) {
   options.node_limit = 50000;
   FinishOptions successor = WithGroups(3);
   successor.node_limit = 200000;
-  std::mt19937_64 rng(20261204);
   int checked = 0;
   for (const Case& c : cases) {
     absl::StatusOr<const Variant*> v = MakeVariant(c.preset, c.overrides, c.size, c.rows);
@@ -1108,14 +1108,18 @@ TEST(Finish, CountsAreConsistentWithTheirSuccessorsInEveryVariant) {
     const bool reversible = rules.steps == Steps::kAny &&
                             (rules.jump_over != JumpOver::kAny || rules.jump_dir == JumpDir::kAny);
     for (int game = 0; game < (sanitized ? 1 : 3); ++game) {
-      Position pos = Position::Start(**v);
-      const int plies = std::uniform_int_distribution<int>(10, 120)(rng);
-      for (int i = 0; i < plies && !pos.over(); ++i) {
-        MoveList moves;
-        GenerateLegal(pos, moves);
-        if (moves.size() == 0) break;
-        pos.Make(moves[std::uniform_int_distribution<int>(0, int(moves.size()) - 1)(rng)]);
-      }
+      // Random play (salta-play's), stopped after 20, 60 or 100 plies.
+      SelfPlayOptions play;
+      play.white = play.black = Player::kRandom;
+      play.max_plies = 20 + 40 * game;
+      play.score = false;
+      ParsedGame played;
+      played.record = PlayGame(Position::Start(**v), play, 20261204, uint64_t(game)).record;
+      ReplayOptions replay;
+      replay.count = ScoreCountOptions(1000);  // (the result is not checked here)
+      const ReplayReport report = ReplayGame(played, replay);
+      ASSERT_TRUE(report.valid && report.final_position) << c.preset;
+      const Position& pos = *report.final_position;
       for (Side side : {Side::kWhite, Side::kBlack}) {
         const std::string where =
             absl::StrCat(c.preset, " ", absl::StrJoin(c.overrides, " "), " ", c.size, "x", c.size,

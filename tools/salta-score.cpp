@@ -242,9 +242,9 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
 
   std::optional<salta::Position> pos;
   std::optional<salta::GameScore> counted;  // by the replay of a record
+  label = "score";                          // (the first count is the score's)
   if (!record_file.empty()) {
     salta::tools::Where where;
-    label = "score";
     if (absl::Status s = PositionFromRecord(record_file, game_number, variant_flags.preset,
                                             variant_flags.rules_option->count() > 0,
                                             variant_flags.overrides, options, pos, counted, where);
@@ -266,7 +266,6 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
   // Black's extra move is still to come).
   std::optional<salta::GameScore> score = std::move(counted);
   if (!score && salta::StatusOf(*pos).scorable()) {
-    label = "score";
     absl::StatusOr<salta::GameScore> s = salta::ScoreGame(*pos, options);
     if (!s.ok()) return tool.Fail(s.status().message());
     score = *s;
