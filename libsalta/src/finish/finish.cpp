@@ -337,6 +337,9 @@ class Count {
   }
   bool concluded() const { return unreachable_ || Proven(); }
   uint64_t NodesUsed() const { return nodes_ + (ida_ ? ida_->nodes() : 0); }
+  // The nodes, and the large databases built counted as nodes: what the
+  // two counts of CountBothWays share equally.
+  uint64_t WorkDone() const { return NodesUsed() + build_work_; }
   // The most nodes the count may have used when its next stage ends.
   void SetNodeLimit(uint64_t max_nodes) { limits_.max_nodes = max_nodes; }
 
@@ -364,6 +367,14 @@ class Count {
     if (!built.ok()) return built.status();
     if (!*built) return absl::InternalError("no pattern databases of the large size");
     small_ = size_;
+    // Charged as the nodes IDA* searches in the same time (WorkDone).
+    std::vector<const PatternDb*> built_dbs;
+    for (const Partition& partition : partitions_)
+      for (const Group& group : partition) built_dbs.push_back(group.pdb.get());
+    std::sort(built_dbs.begin(), built_dbs.end());
+    built_dbs.erase(std::unique(built_dbs.begin(), built_dbs.end()), built_dbs.end());
+    for (const PatternDb* db : built_dbs)
+      build_work_ += db->values.size() / policy_.placements_per_node;
     return true;
   }
 
@@ -603,7 +614,8 @@ class Count {
   std::vector<PieceMove> completed_tangle_way_;
   std::vector<StartSplit> learned_splits_;  // of the count the other way
   TieOrder ida_order_ = TieOrder::kBackFirst;
-  uint64_t nodes_ = 0;  // beam and group searches
+  uint64_t nodes_ = 0;       // beam and group searches
+  uint64_t build_work_ = 0;  // the large databases built, in nodes
   int lower_ = 0;
   bool found_ = false;
   bool unreachable_ = false;
@@ -666,9 +678,9 @@ absl::StatusOr<FinishResult> CountBothWays(const Problem& p, const FinishOptions
     };
     done = back.Start();
     while (done.ok() && !*done) {
-      // The count that has searched less goes on: the two take the same
+      // The count that has done less work goes on: the two take the same
       // share whatever their stages' sizes.
-      const bool back_turn = back.NodesUsed() <= ahead.NodesUsed();
+      const bool back_turn = back.WorkDone() <= ahead.WorkDone();
       Count& count = back_turn ? back : ahead;
       const Count& other = back_turn ? ahead : back;
       count.LearnFrom(other);
