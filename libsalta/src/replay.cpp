@@ -15,10 +15,6 @@
 #include "salta/notation.h"
 #include "salta/text.h"
 
-// The scoring count (ScoreGame, where the result or a Score tag needs it)
-// is the one use of score.h.
-#include "salta/score.h"
-
 namespace salta {
 namespace {
 

@@ -367,10 +367,10 @@ class Count {
     if (!built.ok()) return built.status();
     if (!*built) return absl::InternalError("no pattern databases of the large size");
     small_ = size_;
-    // Charged as the nodes IDA* searches in the same time (WorkDone).
-    std::vector<const PatternDb*> built_dbs;
-    for (const Partition& partition : partitions_)
-      for (const Group& group : partition) built_dbs.push_back(group.pdb.get());
+    // Charged as the nodes IDA* searches in the same time (WorkDone), even
+    // where the process's cache had them: the turns never depend on what
+    // ran before.
+    std::vector<const PatternDb*> built_dbs = DatabasesOf(partitions_);
     std::sort(built_dbs.begin(), built_dbs.end());
     built_dbs.erase(std::unique(built_dbs.begin(), built_dbs.end()), built_dbs.end());
     for (const PatternDb* db : built_dbs)

@@ -15,13 +15,6 @@ std::vector<int> Members(uint32_t set) {
   return members;
 }
 
-std::vector<const PatternDb*> DatabasesOf(const std::vector<Partition>& partitions) {
-  std::vector<const PatternDb*> dbs;
-  for (const Partition& partition : partitions)
-    for (const Group& group : partition) dbs.push_back(group.pdb.get());
-  return dbs;
-}
-
 }  // namespace
 
 Problem SubProblem(const Problem& p, const std::vector<int>& pieces) {

@@ -333,6 +333,13 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
   return PatternCache::Process().Insert(key, std::move(built));
 }
 
+std::vector<const PatternDb*> DatabasesOf(const std::vector<Partition>& partitions) {
+  std::vector<const PatternDb*> dbs;
+  for (const Partition& partition : partitions)
+    for (const Group& group : partition) dbs.push_back(group.pdb.get());
+  return dbs;
+}
+
 std::vector<int> ByTarget(const Problem& p, std::vector<int> pieces) {
   std::sort(pieces.begin(), pieces.end(), [&](int a, int b) {
     const int fa = p.g->file_of(p.target[a]), fb = p.g->file_of(p.target[b]);

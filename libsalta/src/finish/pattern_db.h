@@ -115,6 +115,9 @@ struct Group {
 };
 using Partition = std::vector<Group>;
 
+// The partitions' databases, group by group in order.
+std::vector<const PatternDb*> DatabasesOf(const std::vector<Partition>& partitions);
+
 // A group's pieces (in its database's index order) and its database, for
 // the searches' hot paths: the cost of where the pieces stand.
 struct GroupCost {
