@@ -310,13 +310,13 @@ absl::StatusOr<TableMeta> Table::ReadMeta(const std::string& dir) {
   return ReadMetaFrom(**db, dir);
 }
 
-absl::StatusOr<std::unique_ptr<Table>> Table::Open(const std::string& dir,
-                                                   const TableMeta& expected,
-                                                   const OpenOptions& options) {
+absl::StatusOr<std::unique_ptr<Table>> Table::OpenExisting(const std::string& dir,
+                                                           const TableMeta& expected, bool writable,
+                                                           std::optional<std::string>& complete) {
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec))
     return absl::NotFoundError(absl::StrCat("no table at ", dir));
-  absl::StatusOr<std::unique_ptr<rocksdb::DB>> db = OpenDb(dir, false, false);
+  absl::StatusOr<std::unique_ptr<rocksdb::DB>> db = OpenDb(dir, writable, false);
   if (!db.ok()) return db.status();
   absl::StatusOr<TableMeta> meta = ReadMetaFrom(**db, dir);
   if (!meta.ok()) return meta.status();
@@ -325,15 +325,27 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Open(const std::string& dir,
   table->dir_ = dir;
   table->meta_ = *meta;
   if (absl::Status s = table->CheckMeta(expected); !s.ok()) return s;
-  std::string complete;
-  rocksdb::Status s = table->db_->Get(rocksdb::ReadOptions(), kCompleteKey, &complete);
-  if (s.IsNotFound())
+  std::string record;
+  rocksdb::Status s = table->db_->Get(rocksdb::ReadOptions(), kCompleteKey, &record);
+  if (!s.ok() && !s.IsNotFound()) return FromRocks(s, absl::StrCat("reading table ", dir));
+  complete.reset();
+  if (s.ok()) complete = std::move(record);
+  return table;
+}
+
+absl::StatusOr<std::unique_ptr<Table>> Table::Open(const std::string& dir,
+                                                   const TableMeta& expected,
+                                                   const OpenOptions& options) {
+  std::optional<std::string> complete;
+  absl::StatusOr<std::unique_ptr<Table>> opened = OpenExisting(dir, expected, false, complete);
+  if (!opened.ok()) return opened.status();
+  std::unique_ptr<Table> table = std::move(*opened);
+  if (!complete)
     return absl::FailedPreconditionError(
         absl::StrCat("table ", dir,
                      " is incomplete (half-written: no completion record); delete it and "
                      "build it again"));
-  if (!s.ok()) return FromRocks(s, absl::StrCat("reading table ", dir));
-  std::vector<absl::string_view> parts = absl::StrSplit(complete, ' ');
+  std::vector<absl::string_view> parts = absl::StrSplit(*complete, ' ');
   uint64_t want_count = 0, want_sum = 0;
   if ((parts.size() != 2 && !(parts.size() == 3 && parts[2] == kStableSum)) ||
       !absl::SimpleAtoi(parts[0], &want_count) || !absl::SimpleHexAtoi(parts[1], &want_sum))
@@ -383,23 +395,12 @@ absl::Status Table::CheckMeta(const TableMeta& expected) const {
 
 absl::StatusOr<std::unique_ptr<Table>> Table::Resume(const std::string& dir,
                                                      const TableMeta& expected) {
-  std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec))
-    return absl::NotFoundError(absl::StrCat("no table at ", dir));
-  absl::StatusOr<std::unique_ptr<rocksdb::DB>> db = OpenDb(dir, true, false);
-  if (!db.ok()) return db.status();
-  absl::StatusOr<TableMeta> meta = ReadMetaFrom(**db, dir);
-  if (!meta.ok()) return meta.status();
-  std::unique_ptr<Table> table(new Table());
-  table->db_ = std::move(*db);
-  table->dir_ = dir;
-  table->meta_ = *meta;
-  if (absl::Status s = table->CheckMeta(expected); !s.ok()) return s;
-  std::string complete;
-  rocksdb::Status s = table->db_->Get(rocksdb::ReadOptions(), kCompleteKey, &complete);
-  if (s.ok())
+  std::optional<std::string> complete;
+  absl::StatusOr<std::unique_ptr<Table>> opened = OpenExisting(dir, expected, true, complete);
+  if (!opened.ok()) return opened.status();
+  std::unique_ptr<Table> table = std::move(*opened);
+  if (complete)
     return absl::FailedPreconditionError(absl::StrCat("table ", dir, " is already complete"));
-  if (!s.IsNotFound()) return FromRocks(s, absl::StrCat("reading table ", dir));
   table->writable_ = true;
   return table;
 }

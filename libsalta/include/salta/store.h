@@ -210,6 +210,12 @@ class Table {
       const std::function<absl::Status(absl::string_view key, absl::string_view value)>* visit =
           nullptr) const;
   absl::Status CheckMeta(const TableMeta& expected) const;
+  // The table at `dir`, of the expected kind, complete or not: its
+  // completion record in `complete` (none where it has none yet).
+  static absl::StatusOr<std::unique_ptr<Table>> OpenExisting(const std::string& dir,
+                                                             const TableMeta& expected,
+                                                             bool writable,
+                                                             std::optional<std::string>& complete);
 
   std::unique_ptr<rocksdb::DB> db_;
   std::string dir_;
