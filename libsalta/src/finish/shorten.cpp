@@ -153,21 +153,27 @@ bool Inserter::Insert(int piece, uint32_t absent, std::vector<PieceMove>& way,
     free_[t + 1] = free_[t] ^ SquareBit(way[t].from) ^ SquareBit(way[t].to);
   const Bitboard goal = SquareBit(p_.target[piece]);
   // Level 0: waiting only.
+  // What the piece may keep standing on while the way's move t is made.
+  keep_.resize(t_end);
+  for (int t = 0; t < t_end; ++t) keep_[t] = ~SquareBit(way[t].to);
   reach_.assign(stride, 0);
   reach_[0] = SquareBit(p_.start[piece]);
-  for (int t = 0; t < t_end; ++t) reach_[t + 1] = reach_[t] & ~SquareBit(way[t].to);
+  for (int t = 0; t < t_end; ++t) reach_[t + 1] = reach_[t] & keep_[t];
   int c = 0;
   while (!(reach_[size_t(c) * stride + t_end] & goal)) {
     const size_t below = size_t(c) * stride;
     reach_.resize(below + 2 * size_t(stride));
-    bool grew = false;
-    for (int t = 0; t <= t_end; ++t) {
-      const Bitboard was = reach_[below + t];
-      Bitboard now = was | (p_.StepsFrom(was) & free_[t]);
-      if (t > 0) now |= reach_[below + stride + t - 1] & ~SquareBit(way[t - 1].to);
-      reach_[below + stride + t] = now;
-      grew |= now != was;
-    }
+    const Bitboard* was = &reach_[below];
+    Bitboard* now = &reach_[below + stride];
+    // A step at each time first (the times apart: the loop vectorises),
+    // then the waits, carried from each time to the next.
+    if (p_.num_step_dirs == 4)
+      for (int t = 0; t <= t_end; ++t) now[t] = was[t] | (p_.StepsEveryWay(was[t]) & free_[t]);
+    else
+      for (int t = 0; t <= t_end; ++t) now[t] = was[t] | (p_.StepsFrom(was[t]) & free_[t]);
+    for (int t = 1; t <= t_end; ++t) now[t] |= now[t - 1] & keep_[t - 1];
+    Bitboard grew = 0;
+    for (int t = 0; t <= t_end; ++t) grew |= now[t] ^ was[t];
     ++c;
     if (!grew) return false;
   }

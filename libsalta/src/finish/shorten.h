@@ -43,7 +43,7 @@ class Inserter {
 
  private:
   const Problem& p_;
-  std::vector<Bitboard> free_, reach_;
+  std::vector<Bitboard> free_, reach_, keep_;
   std::vector<std::pair<int, PieceMove>> steps_;
   std::vector<PieceMove> merged_;
 };
