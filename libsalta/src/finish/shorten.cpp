@@ -152,10 +152,10 @@ bool Inserter::Insert(int piece, uint32_t absent, std::vector<PieceMove>& way,
   for (int t = 0; t < t_end; ++t)
     free_[t + 1] = free_[t] ^ SquareBit(way[t].from) ^ SquareBit(way[t].to);
   const Bitboard goal = SquareBit(p_.target[piece]);
-  // Level 0: waiting only.
   // What the piece may keep standing on while the way's move t is made.
   keep_.resize(t_end);
   for (int t = 0; t < t_end; ++t) keep_[t] = ~SquareBit(way[t].to);
+  // Level 0: waiting only.
   reach_.assign(stride, 0);
   reach_[0] = SquareBit(p_.start[piece]);
   for (int t = 0; t < t_end; ++t) reach_[t + 1] = reach_[t] & keep_[t];
