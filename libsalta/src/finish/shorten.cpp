@@ -155,10 +155,14 @@ bool Inserter::Insert(int piece, uint32_t absent, std::vector<PieceMove>& way,
   // What the piece may keep standing on while the way's move t is made.
   keep_.resize(t_end);
   for (int t = 0; t < t_end; ++t) keep_[t] = ~SquareBit(way[t].to);
+  // A level's squares waited on into each later time, where not taken.
+  auto carry_waits = [&](Bitboard* level) {
+    for (int t = 1; t <= t_end; ++t) level[t] |= level[t - 1] & keep_[t - 1];
+  };
   // Level 0: waiting only.
   reach_.assign(stride, 0);
   reach_[0] = SquareBit(p_.start[piece]);
-  for (int t = 0; t < t_end; ++t) reach_[t + 1] = reach_[t] & keep_[t];
+  carry_waits(&reach_[0]);
   int c = 0;
   while (!(reach_[size_t(c) * stride + t_end] & goal)) {
     const size_t below = size_t(c) * stride;
@@ -171,7 +175,7 @@ bool Inserter::Insert(int piece, uint32_t absent, std::vector<PieceMove>& way,
       for (int t = 0; t <= t_end; ++t) now[t] = was[t] | (p_.StepsEveryWay(was[t]) & free_[t]);
     else
       for (int t = 0; t <= t_end; ++t) now[t] = was[t] | (p_.StepsFrom(was[t]) & free_[t]);
-    for (int t = 1; t <= t_end; ++t) now[t] |= now[t - 1] & keep_[t - 1];
+    carry_waits(now);
     Bitboard grew = 0;
     for (int t = 0; t <= t_end; ++t) grew |= now[t] ^ was[t];
     ++c;
