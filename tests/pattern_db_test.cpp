@@ -147,16 +147,28 @@ void ExpectPlainCounts(const Problem& p, const std::vector<int8_t>& targets) {
     for (const std::vector<int8_t>& before : came_from[queue.front()])
       if (count.emplace(before, count[queue.front()] + 1).second) queue.push_back(before);
   const std::shared_ptr<const PatternDb> db = BuildPatternDb(p, targets);
-  ASSERT_EQ(db->values.size(), came_from.size());
+  ASSERT_EQ(db->index.size(), came_from.size());
   int reached = 0;
   for (const auto& [placement, unused] : came_from) {
     const auto it = count.find(placement);
     const int want = it == count.end() ? kPdbUnreachable : it->second;
     reached += it != count.end();
-    ASSERT_EQ(int(db->values[db->index.Rank(placement.data())]), want)
+    ASSERT_EQ(int(db->At(placement.data())), want)
         << "placement " << ::testing::PrintToString(placement);
   }
   EXPECT_GT(reached, 1);
+  // Stored by the perfect index and loaded back: the same table.
+  char path[] = "/tmp/salta_pattern_db_XXXXXX";
+  ASSERT_NE(mkdtemp(path), nullptr);
+  const std::string dir = std::string(path) + "/table";
+  ASSERT_TRUE(SavePatternTable(p, *db, dir, false).ok());
+  bool first_checksum = true;
+  absl::StatusOr<std::shared_ptr<const PatternDb>> loaded =
+      LoadPatternTable(p, targets, dir, first_checksum);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_FALSE(first_checksum);
+  EXPECT_EQ((*loaded)->values, db->values);
+  std::filesystem::remove_all(path);
 }
 
 TEST(PatternDb, ValuesAreTheGroupsPlainCounts) {
@@ -188,8 +200,9 @@ TEST(PatternDb, ValuesAreTheGroupsPlainCounts) {
 // table every count looks up stays while one-off tables come and go.
 TEST(PatternDb, TheCacheDropsTheLeastRecentlyUsed) {
   auto table = [](size_t bytes) {
-    return std::make_shared<const PatternDb>(
-        PatternDb{{}, *PlacementIndex::Make(10, 1), std::vector<uint8_t>(bytes)});
+    auto db = std::make_shared<PatternDb>(std::vector<int8_t>{}, *PlacementIndex::Make(10, 1));
+    db->values.resize(bytes);
+    return std::shared_ptr<const PatternDb>(std::move(db));
   };
   PatternCache cache(300);
   const std::shared_ptr<const PatternDb> shared = table(100);
@@ -218,9 +231,10 @@ TEST(PatternDb, TheCacheDropsTheLeastRecentlyUsed) {
 // Building ahead takes a core a table only while the free memory holds
 // every build running at once.
 TEST(PatternDb, BuildsAtOnceAreCappedByFreeMemory) {
-  // A five on 10x10 (50 dark squares): 50^5 bytes of distances, and three
-  // sets of a bitboard for each of the 50^4 placements of four or, once
-  // they are freed, a byte for each of its 254,251,200 placements.
+  // A five on 10x10 (50 dark squares): 50^5 bytes of distances (the table
+  // by sparse index), and three sets of a bitboard for each of the 50^4
+  // placements of four or, once they are freed, the table to be stored, a
+  // byte for each of its 254,251,200 placements.
   EXPECT_EQ(BuildBytes(50, 5), 312500000u + 254251200u);
   // A four on 6x6 (18): the sets of 18^3 bitboards outweigh the 73,440
   // placements.

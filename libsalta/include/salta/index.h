@@ -41,20 +41,6 @@ class PlacementIndex {
     return index;
   }
 
-  // Rank where the number of pieces, K, is known when compiling: the loop
-  // unrolled, for hot paths. K == num_pieces().
-  template <int K>
-  uint64_t Rank(const int8_t* squares) const {
-    uint64_t index = 0;
-    Bitboard used = 0;
-    for (int i = 0; i < K; ++i) {
-      const Square s = squares[i];
-      index += uint64_t(s - PopCount(used & (SquareBit(s) - 1))) * weight_[i];
-      used |= SquareBit(s);
-    }
-    return index;
-  }
-
   // The inverse of Rank; index < size().
   void Unrank(uint64_t index, int8_t* squares) const {
     Bitboard used = 0;

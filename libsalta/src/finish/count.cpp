@@ -247,7 +247,7 @@ absl::StatusOr<bool> Count::BuildLarge() {
   std::sort(built_dbs.begin(), built_dbs.end());
   built_dbs.erase(std::unique(built_dbs.begin(), built_dbs.end()), built_dbs.end());
   for (const PatternDb* db : built_dbs)
-    build_work_ += db->values.size() / policy_.placements_per_node;
+    build_work_ += db->index.size() / policy_.placements_per_node;
   return true;
 }
 

@@ -28,7 +28,10 @@ class Heuristic {
       for (int gi = 0; gi < ng_[q]; ++gi) {
         const Group& group = partitions_[q][gi];
         groups_[q][gi] = GroupCost(*group.pdb, group.pieces);
-        for (int piece : group.pieces) group_of_[q][piece] = int8_t(gi);
+        for (size_t j = 0; j < group.pieces.size(); ++j) {
+          group_of_[q][group.pieces[j]] = int8_t(gi);
+          weight_of_[q][group.pieces[j]] = groups_[q][gi].weight[j];
+        }
       }
     }
   }
@@ -43,7 +46,8 @@ class Heuristic {
     for (int q = 0; q < nq_; ++q) {
       int sum = 0;
       for (int gi = 0; gi < ng_[q]; ++gi) {
-        const int v = groups_[q][gi].Value(sq, -1, 0);
+        at_[q][gi] = groups_[q][gi].IndexOf(sq);
+        const int v = groups_[q][gi].ValueAt(at_[q][gi]);
         values_[q][gi] = v;
         sum = std::min(kInf, sum + v);
       }
@@ -68,9 +72,11 @@ class Heuristic {
       h = RankValue(ranks_->Moved(rank_index_, i, sq[i], to));
       if (h > cutoff) return h;
     }
+    // (A move changes a group's sparse index by one product.)
+    const uint32_t step = uint32_t(to - sq[i]);
     for (int q = 0; q < nq_; ++q) {
       const int gi = group_of_[q][i];
-      const int v = groups_[q][gi].Value(sq, i, to);
+      const int v = groups_[q][gi].ValueAt(at_[q][gi] + step * weight_of_[q][i]);
       if (v >= kInf) return kInf;
       h = std::max(h, sums_[q] - values_[q][gi] + v);
       if (h > cutoff) return h;
@@ -98,6 +104,7 @@ class Heuristic {
 
   struct Saved {
     std::array<int, kMaxPartitions> sums, values;
+    std::array<uint32_t, kMaxPartitions> at;
     uint32_t rank_index;
   };
   // Piece i has moved: sq is the new placement.
@@ -108,7 +115,9 @@ class Heuristic {
       const int gi = group_of_[q][i];
       saved.sums[q] = sums_[q];
       saved.values[q] = values_[q][gi];
-      const int v = groups_[q][gi].Value(sq, -1, 0);
+      saved.at[q] = at_[q][gi];
+      at_[q][gi] = groups_[q][gi].IndexOf(sq);
+      const int v = groups_[q][gi].ValueAt(at_[q][gi]);
       values_[q][gi] = v;
       sums_[q] = sums_[q] < kInf && saved.values[q] < kInf && v < kInf
                      ? sums_[q] - saved.values[q] + v
@@ -119,6 +128,7 @@ class Heuristic {
     rank_index_ = saved.rank_index;
     for (int q = 0; q < nq_; ++q) {
       values_[q][group_of_[q][i]] = saved.values[q];
+      at_[q][group_of_[q][i]] = saved.at[q];
       sums_[q] = saved.sums[q];
     }
   }
@@ -144,6 +154,9 @@ class Heuristic {
   std::array<int, kMaxPartitions> ng_{};
   std::array<int, kMaxPartitions> sums_{};
   std::array<std::array<int, kMaxGroups>, kMaxPartitions> values_{};
+  std::array<std::array<uint32_t, kMaxGroups>, kMaxPartitions> at_{};  // sparse indices
+  // By partition and piece, the piece's weight in its group's index.
+  std::array<std::array<uint32_t, kMaxPiecesInProblem>, kMaxPartitions> weight_of_{};
   std::array<std::array<GroupCost, kMaxGroups>, kMaxPartitions> groups_{};
   std::array<std::array<int8_t, kMaxPiecesInProblem>, kMaxPartitions> group_of_{};
 };
