@@ -326,8 +326,8 @@ absl::Status SavePatternTable(const Problem& p, const PatternDb& pdb, const std:
 }
 
 PatternCache& PatternCache::Process() {
-  // Two variants' databases of five pieces on 10x10 (nine of 254 MB each;
-  // the two sides of a variant share them).
+  // Two variants' databases of five pieces on 10x10 (nine of 312 MB each
+  // in memory; the two sides of a variant share them).
   static PatternCache* cache = new PatternCache(size_t(6) << 30);  // used until exit
   return *cache;
 }
