@@ -173,32 +173,6 @@ struct GroupCost {
     const uint8_t v = values[at];
     return v == kPdbUnreachable ? kInf : v;
   }
-  // The cost with piece `moved` (-1: none) on `to` and the others as in sq
-  // (kInf: cannot finish).
-  // (The group's size decided once, then a loop unrolled for it.)
-  int Value(const Squares& sq, int moved, Square to) const {
-    static_assert(kMaxGroupSize == 5, "a case for each size");
-    switch (size) {
-      case 1:
-        return ValueOf<1>(sq, moved, to);
-      case 2:
-        return ValueOf<2>(sq, moved, to);
-      case 3:
-        return ValueOf<3>(sq, moved, to);
-      case 4:
-        return ValueOf<4>(sq, moved, to);
-      default:
-        return ValueOf<5>(sq, moved, to);
-    }
-  }
-
- private:
-  template <int K>
-  int ValueOf(const Squares& sq, int moved, Square to) const {
-    uint32_t at = 0;
-    for (int j = 0; j < K; ++j) at += uint32_t(pieces[j] == moved ? to : sq[pieces[j]]) * weight[j];
-    return ValueAt(at);
-  }
 };
 
 // The pieces sorted by target (file, then rank): the order of the pieces in

@@ -105,7 +105,7 @@ void Ida::SetStartSplits(const std::vector<StartSplit>& splits) {
     // (Where a group cannot finish, the count has ended before any search.)
     if (num_splits_ == kMaxSplits || start.groups.empty() || start.sum >= kInf) continue;
     Split& split = splits_[num_splits_++];
-    split.sum = 0;
+    split = Split{};
     for (size_t j = 0; j < start.groups.size(); ++j) {
       const uint32_t group = start.groups[j];
       int dist = 0;
@@ -132,9 +132,12 @@ void Ida::SetStartSplits(const std::vector<StartSplit>& splits) {
         if (found.ok()) {
           split_dbs_.push_back(*found);
           split.dbs[j] = GroupCost(**found, pieces);
+          split.at[j] = split.dbs[j].IndexOf(sq_);
+          for (size_t g = 0; g < pieces.size(); ++g)
+            split.weight_of[pieces[g]] = split.dbs[j].weight[g];
         }
       }
-      split.bound[j] = split.Bound(sq_, j);
+      split.bound[j] = split.Bound(j);
       split.sum = std::min(kInf, split.sum + split.bound[j]);
     }
   }
@@ -217,8 +220,12 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
       const int cutoff = std::max(0, bound - g - 1);
       int hc = h_.Child(sq_, i, to, cutoff);
       if (hc >= kInf) return;
-      for (int s = 0; s < num_splits_ && hc <= cutoff; ++s)
-        hc = std::max(hc, splits_[s].Child(p_, sq_, i, from, to, cutoff));
+      if (num_splits_ > 0 && hc <= cutoff) {
+        const uint32_t step = uint32_t(to - from);
+        const int closer = p_.dist[to][p_.target[i]] - p_.dist[from][p_.target[i]];
+        for (int s = 0; s < num_splits_ && hc <= cutoff; ++s)
+          hc = std::max(hc, splits_[s].Child(i, step, closer, cutoff));
+      }
       const PieceMove mv{int8_t(i), int8_t(from), int8_t(to), jump};
       if (hc == 0) {
         goal = true;
@@ -261,14 +268,14 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
       const Key key = key_;
       key_ = child_key;
       h_.Moved(sq_, mv.piece, saved);
-      for (int s = 0; s < num_splits_; ++s) splits_[s].Move(p_, sq_, mv.piece, mv.from, mv.to, 1);
+      for (int s = 0; s < num_splits_; ++s) splits_[s].Move(p_, mv.piece, mv.from, mv.to, 1);
       r = Search(g + 1, bound, hc, mv);
       expanded = true;
       h_.Restore(mv.piece, saved);
       key_ = key;
       occ_ ^= SquareBit(mv.from) | SquareBit(mv.to);
       sq_[mv.piece] = mv.from;
-      for (int s = 0; s < num_splits_; ++s) splits_[s].Move(p_, sq_, mv.piece, mv.to, mv.from, -1);
+      for (int s = 0; s < num_splits_; ++s) splits_[s].Move(p_, mv.piece, mv.to, mv.from, -1);
       if (found_) {
         path_[g] = mv;
         children_.resize(base);

@@ -153,33 +153,38 @@ class Ida {
   struct Split {
     std::array<int8_t, kMaxPiecesInProblem> of{};
     std::array<int, kMaxPiecesInProblem> left{}, dist{}, bound{};
-    // By group, its database (no values: none, the group is larger).
+    // By group, its database (no values: none, the group is larger), and
+    // where the group stands in it (its sparse index, kept move by move).
     std::array<GroupCost, kMaxPiecesInProblem> dbs{};
+    std::array<uint32_t, kMaxPiecesInProblem> at{};
+    // By piece, its weight in its group's database.
+    std::array<uint32_t, kMaxPiecesInProblem> weight_of{};
     int sum = 0;
-    // The sum after piece i of the placement sq moves from `from` to `to`;
-    // above `cutoff`, only a lower bound above it.
-    int Child(const Problem& p, const Squares& sq, int i, Square from, Square to,
-              int cutoff) const {
+    // The sum after piece i moves `step` squares on (to - from), which
+    // changes its distance by `closer` (the same for every split); above
+    // `cutoff`, only a lower bound above it.
+    int Child(int i, uint32_t step, int closer, int cutoff) const {
       const int j = of[i];
-      const int d = dist[j] + p.dist[to][p.target[i]] - p.dist[from][p.target[i]];
       const int others = sum - bound[j];
-      int b = std::max(left[j] - 1, d);
-      if (dbs[j].values && others + b <= cutoff) b = std::max(b, dbs[j].Value(sq, i, to));
+      int b = std::max(left[j] - 1, dist[j] + closer);
+      if (dbs[j].values && others + b <= cutoff)
+        b = std::max(b, dbs[j].ValueAt(at[j] + step * weight_of[i]));
       return std::min(kInf, others + b);
     }
-    // Piece i has moved from `from` to `to`, sq the placement after it
-    // (`moves` 1; -1 takes the move back).
-    void Move(const Problem& p, const Squares& sq, int i, Square from, Square to, int moves) {
+    // Piece i has moved from `from` to `to` (`moves` 1; -1 takes the move
+    // back).
+    void Move(const Problem& p, int i, Square from, Square to, int moves) {
       const int j = of[i];
       left[j] -= moves;
       dist[j] += p.dist[to][p.target[i]] - p.dist[from][p.target[i]];
+      at[j] += uint32_t(to - from) * weight_of[i];
       sum -= bound[j];
-      bound[j] = Bound(sq, j);
+      bound[j] = Bound(j);
       sum = std::min(kInf, sum + bound[j]);
     }
-    int Bound(const Squares& sq, int j) const {
+    int Bound(int j) const {
       const int b = std::max(left[j], dist[j]);
-      return dbs[j].values ? std::max(b, dbs[j].Value(sq, -1, 0)) : b;
+      return dbs[j].values ? std::max(b, dbs[j].ValueAt(at[j])) : b;
     }
   };
   int num_splits_ = 0;
