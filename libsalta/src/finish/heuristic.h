@@ -28,10 +28,8 @@ class Heuristic {
       for (int gi = 0; gi < ng_[q]; ++gi) {
         const Group& group = partitions_[q][gi];
         groups_[q][gi] = GroupCost(*group.pdb, group.pieces);
-        for (size_t j = 0; j < group.pieces.size(); ++j) {
-          group_of_[q][group.pieces[j]] = int8_t(gi);
-          weight_of_[q][group.pieces[j]] = groups_[q][gi].weight[j];
-        }
+        for (int piece : group.pieces) group_of_[q][piece] = int8_t(gi);
+        groups_[q][gi].WeightsByPiece(weight_of_[q]);
       }
     }
   }

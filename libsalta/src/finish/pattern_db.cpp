@@ -130,10 +130,10 @@ std::shared_ptr<const PatternDb> BuildPatternDb(const Problem& p,
   for (Square s = 0; s < n; ++s)
     for (int d = 0; d < p.num_step_dirs; ++d)
       if (const int f = p.step_from[s][d]; f >= 0) from[s] |= SquareBit(f);
-  // The block index's weight of each piece but the last: n^(last - 1 - j),
-  // the first piece weighing most, as in the perfect index.
-  std::array<uint64_t, kMaxGroupSize> block_weight{};
-  for (int j = 0; j < last; ++j) block_weight[j] = SparseSize(n, last - 1 - j);
+  // The block index: the sparse index of the pieces but the last (the
+  // sparse index of all of them is the block's times n plus the last's
+  // square, so that the distances below are the table).
+  const std::array<uint32_t, kMaxGroupSize> block_weight = SparseWeights(n, last);
   Layers layers(blocks);
   uint64_t goal = 0;
   for (int j = 0; j < last; ++j) goal += uint64_t(targets[j]) * block_weight[j];

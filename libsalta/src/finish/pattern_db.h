@@ -162,6 +162,12 @@ struct GroupCost {
       : values(db.values.data()), size(int(group_pieces.size())), weight(db.weight) {
     for (int j = 0; j < size; ++j) pieces[j] = int8_t(group_pieces[j]);
   }
+  // Each piece's weight in the index, by piece (entries of other pieces
+  // left as they are).
+  template <size_t N>
+  void WeightsByPiece(std::array<uint32_t, N>& weight_of) const {
+    for (int j = 0; j < size; ++j) weight_of[pieces[j]] = weight[j];
+  }
   // Where the pieces stand in sq: the sparse index (SparseWeights).
   uint32_t IndexOf(const Squares& sq) const {
     uint32_t at = 0;

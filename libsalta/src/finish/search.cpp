@@ -133,8 +133,7 @@ void Ida::SetStartSplits(const std::vector<StartSplit>& splits) {
           split_dbs_.push_back(*found);
           split.dbs[j] = GroupCost(**found, pieces);
           split.at[j] = split.dbs[j].IndexOf(sq_);
-          for (size_t g = 0; g < pieces.size(); ++g)
-            split.weight_of[pieces[g]] = split.dbs[j].weight[g];
+          split.dbs[j].WeightsByPiece(split.weight_of);
         }
       }
       split.bound[j] = split.Bound(j);
@@ -268,14 +267,18 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
       const Key key = key_;
       key_ = child_key;
       h_.Moved(sq_, mv.piece, saved);
-      for (int s = 0; s < num_splits_; ++s) splits_[s].Move(p_, mv.piece, mv.from, mv.to, 1);
+      // (The carried partitions' step and change of distance, once for all.)
+      const uint32_t step = uint32_t(mv.to - mv.from);
+      const int closer =
+          p_.dist[mv.to][p_.target[mv.piece]] - p_.dist[mv.from][p_.target[mv.piece]];
+      for (int s = 0; s < num_splits_; ++s) splits_[s].Move(mv.piece, step, closer, 1);
       r = Search(g + 1, bound, hc, mv);
       expanded = true;
       h_.Restore(mv.piece, saved);
       key_ = key;
       occ_ ^= SquareBit(mv.from) | SquareBit(mv.to);
       sq_[mv.piece] = mv.from;
-      for (int s = 0; s < num_splits_; ++s) splits_[s].Move(p_, mv.piece, mv.to, mv.from, -1);
+      for (int s = 0; s < num_splits_; ++s) splits_[s].Move(mv.piece, 0 - step, -closer, -1);
       if (found_) {
         path_[g] = mv;
         children_.resize(base);

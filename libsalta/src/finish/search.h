@@ -171,13 +171,13 @@ class Ida {
         b = std::max(b, dbs[j].ValueAt(at[j] + step * weight_of[i]));
       return std::min(kInf, others + b);
     }
-    // Piece i has moved from `from` to `to` (`moves` 1; -1 takes the move
-    // back).
-    void Move(const Problem& p, int i, Square from, Square to, int moves) {
+    // Piece i has moved as in Child (`moves` 1; -1, with the step and the
+    // distance's change negated, takes the move back).
+    void Move(int i, uint32_t step, int closer, int moves) {
       const int j = of[i];
       left[j] -= moves;
-      dist[j] += p.dist[to][p.target[i]] - p.dist[from][p.target[i]];
-      at[j] += uint32_t(to - from) * weight_of[i];
+      dist[j] += closer;
+      at[j] += step * weight_of[i];
       sum -= bound[j];
       bound[j] = Bound(j);
       sum = std::min(kInf, sum + bound[j]);
