@@ -379,7 +379,8 @@ bool* TechniqueFlag(salta::FinishTechniques& t, const std::string& name) {
                                                  {"groups_in_search", &t.groups_in_search},
                                                  {"pathmax", &t.pathmax},
                                                  {"carried_databases", &t.carried_databases},
-                                                 {"both_ways", &t.both_ways}};
+                                                 {"both_ways", &t.both_ways},
+                                                 {"pair_bound", &t.pair_bound}};
   for (const auto& [n, flag] : flags)
     if (name == n) return flag;
   return nullptr;

@@ -92,6 +92,12 @@ struct FinishTechniques {
   // goal, each taking the other's bound and way: the count is the same
   // both ways, and either may prove it sooner.
   bool both_ways = true;
+  // Where pieces only step: the bound of pairs in conflict too (each
+  // piece's distance, plus the excesses of a matching of the pieces into
+  // pairs, each pair's from a database of the two), chosen at each
+  // placement among all the pieces: conflicts that the databases' fixed
+  // groups cut apart add up.
+  bool pair_bound = true;
 };
 
 // The bound table's memory limit by default, and its largest (1 TiB).

@@ -125,6 +125,11 @@ absl::StatusOr<bool> Count::Start() {
   if (partitions.empty()) partitions.push_back(std::move(singles));
   // Where pieces jump, no group alone is a relaxation: the ranks are.
   if (options_.techniques.rank_bound) h_.SetRanks(MakeRankBound(p_));
+  if (options_.techniques.pair_bound && !p_.jumps && p_.k >= 2) {
+    absl::StatusOr<std::shared_ptr<const PairTables>> pairs = MakePairTables(p_);
+    if (!pairs.ok()) return pairs.status();
+    h_.SetPairs(*std::move(pairs));
+  }
   SetBound(std::move(partitions));
   if (h_.value() >= kInf) {
     unreachable_ = true;

@@ -7,6 +7,7 @@
 #include <array>
 #include <vector>
 
+#include "finish/pair_bound.h"
 #include "finish/pattern_db.h"
 #include "finish/problem.h"
 #include "finish/rank_bound.h"
@@ -37,10 +38,16 @@ class Heuristic {
   const std::vector<Partition>& partitions() const { return partitions_; }
   // A bound on the pieces' ranks too (rank_bound.h), or none (null).
   void SetRanks(std::shared_ptr<const RankBound> ranks) { ranks_ = std::move(ranks); }
+  // The bound of pairs in conflict too (pair_bound.h), or none (null).
+  void SetPairs(std::shared_ptr<const PairTables> tables) {
+    has_pairs_ = tables != nullptr;
+    pairs_ = has_pairs_ ? PairBound(std::move(tables)) : PairBound();
+  }
 
   // Evaluates every group for the placement sq.
   void Set(const Squares& sq) {
     if (ranks_) rank_index_ = ranks_->Index(sq, k_);
+    if (has_pairs_) pairs_.Set(sq);
     for (int q = 0; q < nq_; ++q) {
       int sum = 0;
       for (int gi = 0; gi < ng_[q]; ++gi) {
@@ -56,6 +63,7 @@ class Heuristic {
   // The bound of the placement last Set or updated.
   int value() const {
     int h = ranks_ ? RankValue(rank_index_) : 0;
+    if (has_pairs_) h = std::max(h, pairs_.value());
     for (int q = 0; q < nq_; ++q) h = std::max(h, sums_[q]);
     return h;
   }
@@ -79,6 +87,7 @@ class Heuristic {
       h = std::max(h, sums_[q] - values_[q][gi] + v);
       if (h > cutoff) return h;
     }
+    if (has_pairs_ && pairs_.value() >= cutoff) h = std::max(h, pairs_.Child(sq, i, to));
     return h;
   }
 
@@ -98,17 +107,20 @@ class Heuristic {
           slack[ref.pieces[j]] = std::min(slack[ref.pieces[j]], spare + excess);
       }
     }
+    if (has_pairs_) pairs_.Slack(budget, slack);
   }
 
   struct Saved {
     std::array<int, kMaxPartitions> sums, values;
     std::array<uint32_t, kMaxPartitions> at;
     uint32_t rank_index;
+    PairBound::Saved pairs;
   };
   // Piece i has moved: sq is the new placement.
   void Moved(const Squares& sq, int i, Saved& saved) {
     saved.rank_index = rank_index_;
     if (ranks_) rank_index_ = ranks_->Index(sq, k_);
+    if (has_pairs_) pairs_.Moved(sq, i, saved.pairs);
     for (int q = 0; q < nq_; ++q) {
       const int gi = group_of_[q][i];
       saved.sums[q] = sums_[q];
@@ -124,6 +136,7 @@ class Heuristic {
   }
   void Restore(int i, const Saved& saved) {
     rank_index_ = saved.rank_index;
+    if (has_pairs_) pairs_.Restore(i, saved.pairs);
     for (int q = 0; q < nq_; ++q) {
       values_[q][group_of_[q][i]] = saved.values[q];
       at_[q][group_of_[q][i]] = saved.at[q];
@@ -147,6 +160,8 @@ class Heuristic {
   std::vector<Partition> partitions_;  // owns the databases
   std::shared_ptr<const RankBound> ranks_;
   uint32_t rank_index_ = 0;
+  PairBound pairs_;
+  bool has_pairs_ = false;
   int nq_ = 0;
   int k_ = 0;
   std::array<int, kMaxPartitions> ng_{};

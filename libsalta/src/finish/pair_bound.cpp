@@ -1,0 +1,94 @@
+#include "finish/pair_bound.h"
+
+namespace salta::finish_internal {
+
+absl::StatusOr<std::shared_ptr<const PairTables>> MakePairTables(const Problem& p) {
+  auto t = std::make_shared<PairTables>();
+  t->k = p.k;
+  for (int i = 0; i < p.k; ++i)
+    for (int s = 0; s < p.n; ++s) t->dist[i][s] = p.dist[s][p.target[i]];
+  for (int i = 0; i < p.k; ++i)
+    for (int j = i + 1; j < p.k; ++j) {
+      // (In the order of the pieces' targets, as every database's group.)
+      const std::vector<int> pieces = ByTarget(p, {i, j});
+      absl::StatusOr<std::shared_ptr<const PatternDb>> db =
+          FindPatternDb(p, {p.target[pieces[0]], p.target[pieces[1]]}, PatternSource{});
+      if (!db.ok()) return db.status();
+      const uint32_t wi = (*db)->weight[pieces[0] == i ? 0 : 1];
+      const uint32_t wj = (*db)->weight[pieces[0] == i ? 1 : 0];
+      t->pair[i][j] = {(*db)->values.data(), wi, wj};
+      t->pair[j][i] = {(*db)->values.data(), wj, wi};
+      t->dbs.push_back(*std::move(db));
+    }
+  return t;
+}
+
+void PairBound::Set(const Squares& sq) {
+  const int k = t_->k;
+  dsum_ = 0;
+  for (int i = 0; i < k; ++i) {
+    d_[i] = int8_t(t_->dist[i][sq[i]]);
+    dsum_ += d_[i];
+  }
+  struct Edge {
+    int excess;
+    int8_t i, j;
+  };
+  std::vector<Edge> edges;
+  for (int i = 0; i < k; ++i)
+    for (int j = i + 1; j < k; ++j) {
+      const int v = t_->pair[i][j].ValueWith(sq[i], sq[j]);
+      const int excess = v >= kInf ? kInf : v - d_[i] - d_[j];
+      if (excess > 0) edges.push_back({excess, int8_t(i), int8_t(j)});
+    }
+  std::stable_sort(edges.begin(), edges.end(),
+                   [](const Edge& a, const Edge& b) { return a.excess > b.excess; });
+  mate_.fill(-1);
+  excess_.fill(0);
+  matched_ = 0;
+  for (const Edge& e : edges)
+    if (mate_[e.i] < 0 && mate_[e.j] < 0) {
+      mate_[e.i] = e.j;
+      mate_[e.j] = e.i;
+      excess_[e.i] = excess_[e.j] = e.excess;
+      matched_ = std::min(kInf, matched_ + e.excess);
+    }
+}
+
+void PairBound::Moved(const Squares& sq, int i, Saved& saved) {
+  saved.mate = mate_;
+  saved.excess = excess_;
+  saved.d = d_[i];
+  saved.dsum = dsum_;
+  saved.matched = matched_;
+  dsum_ += t_->dist[i][sq[i]] - d_[i];
+  d_[i] = int8_t(t_->dist[i][sq[i]]);
+  const int mate = mate_[i];
+  if (mate >= 0) {
+    matched_ -= excess_[i];
+    mate_[i] = mate_[mate] = -1;
+    excess_[i] = excess_[mate] = 0;
+  }
+  MatchFree(sq, i);
+  if (mate >= 0 && mate_[mate] < 0) MatchFree(sq, mate);
+}
+
+void PairBound::MatchFree(const Squares& sq, int i) {
+  int partner = -1, best = 0;
+  for (int j = 0; j < t_->k; ++j) {
+    if (j == i || mate_[j] >= 0) continue;
+    const int v = t_->pair[i][j].ValueWith(sq[i], sq[j]);
+    const int excess = v >= kInf ? kInf : v - d_[i] - d_[j];
+    if (excess > best) {
+      best = excess;
+      partner = j;
+    }
+  }
+  if (partner < 0) return;
+  mate_[i] = int8_t(partner);
+  mate_[partner] = int8_t(i);
+  excess_[i] = excess_[partner] = best;
+  matched_ = std::min(kInf, matched_ + best);
+}
+
+}  // namespace salta::finish_internal

@@ -1,0 +1,141 @@
+// The bound of pairs in conflict (libsalta/src/finish/pair_bound.h): each
+// pair's table against a plain breadth-first search of the two pieces
+// alone, and the matching kept move by move against the pairs' counts.
+#include "finish/pair_bound.h"
+
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <random>
+#include <vector>
+
+#include "salta/game.h"
+
+namespace salta::finish_internal {
+namespace {
+
+// The moves pieces i and j of p need alone from squares (a, b) to their
+// targets, by a plain breadth-first search backwards from the targets:
+// by[a * n + b], kInf where none.
+std::vector<int> PlainPairCounts(const Problem& p, int i, int j) {
+  const int n = p.n;
+  std::vector<int> by(size_t(n) * n, kInf);
+  std::deque<std::pair<int, int>> queue{{p.target[i], p.target[j]}};
+  by[size_t(p.target[i]) * n + p.target[j]] = 0;
+  for (; !queue.empty(); queue.pop_front()) {
+    const auto [a, b] = queue.front();
+    const int next = by[size_t(a) * n + b] + 1;
+    // Placements one move before (a, b): a piece stepped to where it is.
+    for (int from = 0; from < n; ++from)
+      for (int d = 0; d < p.num_step_dirs; ++d) {
+        if (p.step_to[from][d] == a && from != b && by[size_t(from) * n + b] == kInf) {
+          by[size_t(from) * n + b] = next;
+          queue.push_back({from, b});
+        }
+        if (p.step_to[from][d] == b && from != a && by[size_t(a) * n + from] == kInf) {
+          by[size_t(a) * n + from] = next;
+          queue.push_back({a, from});
+        }
+      }
+  }
+  return by;
+}
+
+TEST(PairBound, PairsAreTheirCountsAlone) {
+  for (const char* steps : {"steps=any", "steps=forward"}) {
+    SCOPED_TRACE(steps);
+    absl::StatusOr<const Variant*> v = MakeVariant("standard", {steps}, 6, 2);
+    ASSERT_TRUE(v.ok()) << v.status();
+    const Problem p = MakeProblem(Position::Start(**v), Side::kWhite);
+    absl::StatusOr<std::shared_ptr<const PairTables>> t = MakePairTables(p);
+    ASSERT_TRUE(t.ok()) << t.status();
+    ASSERT_EQ((*t)->k, p.k);
+    int reached = 0;
+    for (int i = 0; i < p.k; ++i)
+      for (int j = i + 1; j < p.k; ++j) {
+        const std::vector<int> plain = PlainPairCounts(p, i, j);
+        for (int a = 0; a < p.n; ++a)
+          for (int b = 0; b < p.n; ++b) {
+            if (a == b) continue;
+            const int want = plain[size_t(a) * p.n + b];
+            reached += want < kInf;
+            // Either way round: pair[j][i] has the weights swapped.
+            ASSERT_EQ((*t)->pair[i][j].ValueWith(a, b), want) << i << " " << j << " " << a << b;
+            ASSERT_EQ((*t)->pair[j][i].ValueWith(b, a), want) << i << " " << j << " " << a << b;
+          }
+      }
+    EXPECT_GT(reached, 0);
+  }
+}
+
+// Random walks of one side on the clear 10x10 board: after every move the
+// kept matching is a matching, and the bound is the pieces' distances plus
+// the matched pairs' plain counts beyond theirs; a child's bound is at most
+// the bound after the move; a move taken back restores the bound.
+TEST(PairBound, TheMatchingKeptMoveByMoveIsAMatchingOfThePairsCounts) {
+  absl::StatusOr<const Variant*> v = MakeVariant("standard", {}, 10, 3);
+  ASSERT_TRUE(v.ok()) << v.status();
+  const Problem p = MakeProblem(Position::Start(**v), Side::kWhite);
+  absl::StatusOr<std::shared_ptr<const PairTables>> t = MakePairTables(p);
+  ASSERT_TRUE(t.ok()) << t.status();
+  std::vector<std::vector<int>> plain(size_t(p.k) * p.k);
+  for (int i = 0; i < p.k; ++i)
+    for (int j = i + 1; j < p.k; ++j) plain[i * p.k + j] = PlainPairCounts(p, i, j);
+  auto pair_count = [&](const Squares& sq, int i, int j) {
+    return i < j ? plain[i * p.k + j][size_t(sq[i]) * p.n + sq[j]]
+                 : plain[j * p.k + i][size_t(sq[j]) * p.n + sq[i]];
+  };
+  auto expect_matching = [&](const PairBound& b, const Squares& sq) {
+    int want = 0;
+    for (int i = 0; i < p.k; ++i) want += p.dist[sq[i]][p.target[i]];
+    for (int i = 0; i < p.k; ++i) {
+      const int m = b.mate(i);
+      if (m < 0) continue;
+      ASSERT_NE(m, i);
+      ASSERT_EQ(b.mate(m), i);
+      if (i < m)
+        want += pair_count(sq, i, m) - p.dist[sq[i]][p.target[i]] - p.dist[sq[m]][p.target[m]];
+    }
+    EXPECT_EQ(b.value(), want);
+  };
+  std::mt19937_64 rng(8);
+  int conflicts = 0;
+  for (int walk = 0; walk < 4; ++walk) {
+    Squares sq = p.start;
+    Bitboard occ = 0;
+    for (int i = 0; i < p.k; ++i) occ |= SquareBit(sq[i]);
+    PairBound b(*t);
+    b.Set(sq);
+    expect_matching(b, sq);
+    for (int step = 0; step < 150; ++step) {
+      std::vector<std::pair<int, Square>> moves;
+      for (int i = 0; i < p.k; ++i)
+        p.ForEachMoveFrom(sq[i], occ, [&](Square to, bool) { moves.push_back({i, to}); });
+      ASSERT_FALSE(moves.empty());
+      const int before = b.value();
+      for (const auto& [i, to] : moves) {
+        const int child = b.Child(sq, i, to);
+        const Square from = sq[i];
+        sq[i] = to;
+        PairBound::Saved saved;
+        b.Moved(sq, i, saved);
+        EXPECT_GE(b.value(), child);
+        expect_matching(b, sq);
+        sq[i] = from;
+        b.Restore(i, saved);
+        EXPECT_EQ(b.value(), before);
+      }
+      const auto [i, to] = moves[rng() % moves.size()];
+      occ ^= SquareBit(sq[i]) | SquareBit(to);
+      sq[i] = to;
+      PairBound::Saved saved;
+      b.Moved(sq, i, saved);
+      expect_matching(b, sq);
+      for (int j = 0; j < p.k; ++j) conflicts += b.mate(j) >= 0;
+    }
+  }
+  EXPECT_GT(conflicts, 0);  // (the walks meet pairs in conflict)
+}
+
+}  // namespace
+}  // namespace salta::finish_internal
