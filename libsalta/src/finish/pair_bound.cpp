@@ -45,11 +45,13 @@ void PairBound::Set(const Squares& sq) {
                    [](const Edge& a, const Edge& b) { return a.excess > b.excess; });
   mate_.fill(-1);
   excess_.fill(0);
+  unmatched_ = (uint32_t(1) << k) - 1;
   matched_ = 0;
   for (const Edge& e : edges)
     if (mate_[e.i] < 0 && mate_[e.j] < 0) {
       mate_[e.i] = e.j;
       mate_[e.j] = e.i;
+      unmatched_ &= ~(1u << e.i | 1u << e.j);
       excess_[e.i] = excess_[e.j] = e.excess;
       matched_ = std::min(kInf, matched_ + e.excess);
     }
@@ -58,6 +60,7 @@ void PairBound::Set(const Squares& sq) {
 void PairBound::Moved(const Squares& sq, int i, Saved& saved) {
   saved.mate = mate_;
   saved.excess = excess_;
+  saved.unmatched = unmatched_;
   saved.d = d_[i];
   saved.dsum = dsum_;
   saved.matched = matched_;
@@ -68,6 +71,7 @@ void PairBound::Moved(const Squares& sq, int i, Saved& saved) {
     matched_ -= excess_[i];
     mate_[i] = mate_[mate] = -1;
     excess_[i] = excess_[mate] = 0;
+    unmatched_ |= 1u << i | 1u << mate;
   }
   MatchFree(sq, i);
   if (mate >= 0 && mate_[mate] < 0) MatchFree(sq, mate);
@@ -75,8 +79,8 @@ void PairBound::Moved(const Squares& sq, int i, Saved& saved) {
 
 void PairBound::MatchFree(const Squares& sq, int i) {
   int partner = -1, best = 0;
-  for (int j = 0; j < t_->k; ++j) {
-    if (j == i || mate_[j] >= 0) continue;
+  for (uint32_t f = unmatched_ & ~(1u << i); f; f &= f - 1) {
+    const int j = std::countr_zero(f);
     const int v = t_->pair[i][j].ValueWith(sq[i], sq[j]);
     const int excess = v >= kInf ? kInf : v - d_[i] - d_[j];
     if (excess > best) {
@@ -87,6 +91,7 @@ void PairBound::MatchFree(const Squares& sq, int i) {
   if (partner < 0) return;
   mate_[i] = int8_t(partner);
   mate_[partner] = int8_t(i);
+  unmatched_ &= ~(1u << i | 1u << partner);
   excess_[i] = excess_[partner] = best;
   matched_ = std::min(kInf, matched_ + best);
 }

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -70,8 +71,9 @@ class PairBound {
     const int di = t_->dist[i][to];
     const int mate = mate_[i];
     int best = 0;
-    for (int j = 0; j < t_->k; ++j) {
-      if (j == i || (mate_[j] >= 0 && j != mate)) continue;
+    const uint32_t free = (unmatched_ | (mate >= 0 ? 1u << mate : 0)) & ~(1u << i);
+    for (uint32_t f = free; f; f &= f - 1) {
+      const int j = std::countr_zero(f);
       const int v = t_->pair[i][j].ValueWith(to, sq[j]);
       if (v >= kInf) return kInf;
       best = std::max(best, v - di - d_[j]);
@@ -90,6 +92,7 @@ class PairBound {
   struct Saved {
     std::array<int8_t, kMaxPiecesInProblem> mate;
     std::array<int, kMaxPiecesInProblem> excess;
+    uint32_t unmatched;
     int d, dsum, matched;
   };
   // Piece i has moved: sq is the new placement. Its pair is taken out; it,
@@ -99,6 +102,7 @@ class PairBound {
   void Restore(int i, const Saved& saved) {
     mate_ = saved.mate;
     excess_ = saved.excess;
+    unmatched_ = saved.unmatched;
     d_[i] = int8_t(saved.d);
     dsum_ = saved.dsum;
     matched_ = saved.matched;
@@ -116,7 +120,8 @@ class PairBound {
   // alone beyond their distances (0 where none; kInf: they cannot finish).
   std::array<int8_t, kMaxPiecesInProblem> mate_{};
   std::array<int, kMaxPiecesInProblem> excess_{};
-  int matched_ = 0;  // the matched pairs' excesses
+  uint32_t unmatched_ = 0;  // a bit a piece without a partner
+  int matched_ = 0;         // the matched pairs' excesses
 };
 
 }  // namespace salta::finish_internal
