@@ -310,8 +310,13 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
   return best;
 }
 
-bool BeamSearch(const Problem& p, Heuristic& h, int width, TieOrder order, int max_depth,
+bool BeamSearch(const Problem& p, const Heuristic& bound, int width, TieOrder order, int max_depth,
                 const SearchLimits& limits, std::vector<PieceMove>& path, uint64_t& nodes) {
+  // Each node's bound is found afresh (Set), where the bound of pairs
+  // would look up every pair; and the ways found with it were no better
+  // (docs/scoring.md): the beam ranks by the rest of the bound.
+  Heuristic h = bound;
+  h.SetPairs(nullptr);
   struct Node {
     Squares sq;
     int32_t parent;

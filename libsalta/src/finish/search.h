@@ -222,7 +222,7 @@ class Ida {
 // least bound (distinct placements) are kept, until one is the goal. Returns
 // false when none is found within `max_depth` moves or the limits. Adds its
 // expansions to `nodes`.
-bool BeamSearch(const Problem& p, Heuristic& h, int width, TieOrder order, int max_depth,
+bool BeamSearch(const Problem& p, const Heuristic& bound, int width, TieOrder order, int max_depth,
                 const SearchLimits& limits, std::vector<PieceMove>& path, uint64_t& nodes);
 
 }  // namespace salta::finish_internal
