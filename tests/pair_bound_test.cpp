@@ -68,6 +68,27 @@ TEST(PairBound, PairsAreTheirCountsAlone) {
   }
 }
 
+// Where steps go forward only, a piece can step where its target is out of
+// reach: the child's bound is then kInf, as the databases' is.
+TEST(PairBound, AChildThatCannotFinishIsUnbounded) {
+  absl::StatusOr<const Variant*> v = MakeVariant("standard", {"steps=forward"}, 6, 2);
+  ASSERT_TRUE(v.ok()) << v.status();
+  const Problem p = MakeProblem(Position::Start(**v), Side::kWhite);
+  absl::StatusOr<std::shared_ptr<const PairTables>> t = MakePairTables(p);
+  ASSERT_TRUE(t.ok()) << t.status();
+  PairBound b(*t);
+  b.Set(p.start);
+  EXPECT_LT(b.value(), kInf);
+  int out_of_reach = 0;
+  for (int i = 0; i < p.k; ++i)
+    for (int s = 0; s < p.n; ++s)
+      if (p.dist[s][p.target[i]] == Problem::kNoWay) {
+        ++out_of_reach;
+        EXPECT_EQ(b.Child(p.start, i, Square(s)), kInf) << i << " to " << s;
+      }
+  EXPECT_GT(out_of_reach, 0);
+}
+
 // Random walks of one side on the clear 10x10 board: after every move the
 // kept matching is a matching, and the bound is the pieces' distances plus
 // the matched pairs' plain counts beyond theirs; a child's bound is at most

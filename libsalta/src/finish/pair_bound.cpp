@@ -27,7 +27,7 @@ void PairBound::Set(const Squares& sq) {
   const int k = t_->k;
   dsum_ = 0;
   for (int i = 0; i < k; ++i) {
-    d_[i] = int8_t(t_->dist[i][sq[i]]);
+    d_[i] = t_->dist[i][sq[i]];
     dsum_ += d_[i];
   }
   struct Edge {
@@ -65,7 +65,7 @@ void PairBound::Moved(const Squares& sq, int i, Saved& saved) {
   saved.dsum = dsum_;
   saved.matched = matched_;
   dsum_ += t_->dist[i][sq[i]] - d_[i];
-  d_[i] = int8_t(t_->dist[i][sq[i]]);
+  d_[i] = t_->dist[i][sq[i]];
   const int mate = mate_[i];
   if (mate >= 0) {
     matched_ -= excess_[i];

@@ -69,6 +69,7 @@ class PairBound {
   // partner put in, as Moved keeps it.
   int Child(const Squares& sq, int i, Square to) const {
     const int di = t_->dist[i][to];
+    if (di == Problem::kNoWay) return kInf;
     const int mate = mate_[i];
     int best = 0;
     const uint32_t free = (unmatched_ | (mate >= 0 ? 1u << mate : 0)) & ~(1u << i);
@@ -103,7 +104,7 @@ class PairBound {
     mate_ = saved.mate;
     excess_ = saved.excess;
     unmatched_ = saved.unmatched;
-    d_[i] = int8_t(saved.d);
+    d_[i] = uint8_t(saved.d);
     dsum_ = saved.dsum;
     matched_ = saved.matched;
   }
@@ -114,7 +115,9 @@ class PairBound {
   void MatchFree(const Squares& sq, int i);
 
   std::shared_ptr<const PairTables> t_;
-  std::array<int8_t, kMaxPiecesInProblem> d_{};
+  // Each piece's distance (Problem::kNoWay where it cannot reach its
+  // target: the partitions' bound is then kInf, and so is a child's here).
+  std::array<uint8_t, kMaxPiecesInProblem> d_{};
   int dsum_ = 0;
   // mate_[i]: piece i's partner (-1: none); excess_[i]: what the two need
   // alone beyond their distances (0 where none; kInf: they cannot finish).
