@@ -5,39 +5,21 @@
 
 #include <gtest/gtest.h>
 
-#include <deque>
 #include <random>
 #include <vector>
 
+#include "plain_group_counts.h"
 #include "salta/game.h"
 
 namespace salta::finish_internal {
 namespace {
 
 // The moves pieces i and j of p need alone from squares (a, b) to their
-// targets, by a plain breadth-first search backwards from the targets:
-// by[a * n + b], kInf where none.
+// targets (plain_group_counts.h): by[a * n + b], kInf where none.
 std::vector<int> PlainPairCounts(const Problem& p, int i, int j) {
-  const int n = p.n;
-  std::vector<int> by(size_t(n) * n, kInf);
-  std::deque<std::pair<int, int>> queue{{p.target[i], p.target[j]}};
-  by[size_t(p.target[i]) * n + p.target[j]] = 0;
-  for (; !queue.empty(); queue.pop_front()) {
-    const auto [a, b] = queue.front();
-    const int next = by[size_t(a) * n + b] + 1;
-    // Placements one move before (a, b): a piece stepped to where it is.
-    for (int from = 0; from < n; ++from)
-      for (int d = 0; d < p.num_step_dirs; ++d) {
-        if (p.step_to[from][d] == a && from != b && by[size_t(from) * n + b] == kInf) {
-          by[size_t(from) * n + b] = next;
-          queue.push_back({from, b});
-        }
-        if (p.step_to[from][d] == b && from != a && by[size_t(a) * n + from] == kInf) {
-          by[size_t(a) * n + from] = next;
-          queue.push_back({a, from});
-        }
-      }
-  }
+  std::vector<int> by(size_t(p.n) * p.n, kInf);
+  for (const auto& [placement, c] : PlainGroupCounts(p, {p.target[i], p.target[j]}))
+    if (c >= 0) by[size_t(placement[0]) * p.n + placement[1]] = c;
   return by;
 }
 

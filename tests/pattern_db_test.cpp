@@ -6,14 +6,12 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
-#include <algorithm>
-#include <deque>
 #include <filesystem>
-#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "plain_group_counts.h"
 #include "raw_table.h"
 #include "salta/game.h"
 #include "salta/store.h"
@@ -118,41 +116,13 @@ TEST(PatternDb, BuildingAheadUpdatesTheFirstChecksum) {
 // here found by a plain breadth-first search over every placement of the
 // group, backwards along the forward moves of each piece.
 void ExpectPlainCounts(const Problem& p, const std::vector<int8_t>& targets) {
-  const int k = int(targets.size());
-  std::map<std::vector<int8_t>, std::vector<std::vector<int8_t>>> came_from;
-  std::vector<int8_t> sq(k);
-  std::function<void(int)> each = [&](int j) {
-    if (j == k) {
-      came_from[sq];  // every placement, with or without a way in
-      for (int i = 0; i < k; ++i)
-        for (int d = 0; d < p.num_step_dirs; ++d) {
-          const int to = p.step_to[sq[i]][d];
-          if (to < 0 || std::find(sq.begin(), sq.end(), to) != sq.end()) continue;
-          std::vector<int8_t> next = sq;
-          next[i] = int8_t(to);
-          came_from[next].push_back(sq);
-        }
-      return;
-    }
-    for (int s = 0; s < p.n; ++s) {
-      if (std::find(sq.begin(), sq.begin() + j, s) != sq.begin() + j) continue;
-      sq[j] = int8_t(s);
-      each(j + 1);
-    }
-  };
-  each(0);
-  std::map<std::vector<int8_t>, int> count{{targets, 0}};
-  std::deque<std::vector<int8_t>> queue{targets};
-  for (; !queue.empty(); queue.pop_front())
-    for (const std::vector<int8_t>& before : came_from[queue.front()])
-      if (count.emplace(before, count[queue.front()] + 1).second) queue.push_back(before);
+  const std::map<std::vector<int8_t>, int> count = PlainGroupCounts(p, targets);
   const std::shared_ptr<const PatternDb> db = BuildPatternDb(p, targets);
-  ASSERT_EQ(db->index.size(), came_from.size());
+  ASSERT_EQ(db->index.size(), count.size());
   int reached = 0;
-  for (const auto& [placement, unused] : came_from) {
-    const auto it = count.find(placement);
-    const int want = it == count.end() ? kPdbUnreachable : it->second;
-    reached += it != count.end();
+  for (const auto& [placement, c] : count) {
+    const int want = c < 0 ? kPdbUnreachable : c;
+    reached += c >= 0;
     ASSERT_EQ(int(db->At(placement.data())), want)
         << "placement " << ::testing::PrintToString(placement);
   }

@@ -39,15 +39,12 @@ class Heuristic {
   // A bound on the pieces' ranks too (rank_bound.h), or none (null).
   void SetRanks(std::shared_ptr<const RankBound> ranks) { ranks_ = std::move(ranks); }
   // The bound of pairs in conflict too (pair_bound.h), or none (null).
-  void SetPairs(std::shared_ptr<const PairTables> tables) {
-    has_pairs_ = tables != nullptr;
-    pairs_ = has_pairs_ ? PairBound(std::move(tables)) : PairBound();
-  }
+  void SetPairs(std::shared_ptr<const PairTables> tables) { pairs_ = PairBound(std::move(tables)); }
 
   // Evaluates every group for the placement sq.
   void Set(const Squares& sq) {
     if (ranks_) rank_index_ = ranks_->Index(sq, k_);
-    if (has_pairs_) pairs_.Set(sq);
+    if (pairs_.on()) pairs_.Set(sq);
     for (int q = 0; q < nq_; ++q) {
       int sum = 0;
       for (int gi = 0; gi < ng_[q]; ++gi) {
@@ -63,7 +60,7 @@ class Heuristic {
   // The bound of the placement last Set or updated.
   int value() const {
     int h = ranks_ ? RankValue(rank_index_) : 0;
-    if (has_pairs_) h = std::max(h, pairs_.value());
+    if (pairs_.on()) h = std::max(h, pairs_.value());
     for (int q = 0; q < nq_; ++q) h = std::max(h, sums_[q]);
     return h;
   }
@@ -90,9 +87,8 @@ class Heuristic {
     // The pairs only where they may cut: a move changes each pair's count
     // by at most one, so a matching two or more below what the child may
     // have hardly ever cuts it (the same nodes within 0.02 % on the slow
-    // counts, in fewer look-ups). Without a cutoff, none: the beam's
-    // ranking does not use them (BeamSearch).
-    if (has_pairs_ && pairs_.value() >= cutoff) h = std::max(h, pairs_.Child(sq, i, to));
+    // counts, in fewer look-ups).
+    if (pairs_.on() && pairs_.value() >= cutoff) h = std::max(h, pairs_.Child(sq, i, to));
     return h;
   }
 
@@ -112,7 +108,7 @@ class Heuristic {
           slack[ref.pieces[j]] = std::min(slack[ref.pieces[j]], spare + excess);
       }
     }
-    if (has_pairs_) pairs_.Slack(budget, slack);
+    if (pairs_.on()) pairs_.Slack(budget, slack);
   }
 
   struct Saved {
@@ -125,7 +121,7 @@ class Heuristic {
   void Moved(const Squares& sq, int i, Saved& saved) {
     saved.rank_index = rank_index_;
     if (ranks_) rank_index_ = ranks_->Index(sq, k_);
-    if (has_pairs_) pairs_.Moved(sq, i, saved.pairs);
+    if (pairs_.on()) pairs_.Moved(sq, i, saved.pairs);
     for (int q = 0; q < nq_; ++q) {
       const int gi = group_of_[q][i];
       saved.sums[q] = sums_[q];
@@ -141,7 +137,7 @@ class Heuristic {
   }
   void Restore(int i, const Saved& saved) {
     rank_index_ = saved.rank_index;
-    if (has_pairs_) pairs_.Restore(i, saved.pairs);
+    if (pairs_.on()) pairs_.Restore(i, saved.pairs);
     for (int q = 0; q < nq_; ++q) {
       values_[q][group_of_[q][i]] = saved.values[q];
       at_[q][group_of_[q][i]] = saved.at[q];
@@ -166,7 +162,6 @@ class Heuristic {
   std::shared_ptr<const RankBound> ranks_;
   uint32_t rank_index_ = 0;
   PairBound pairs_;
-  bool has_pairs_ = false;
   int nq_ = 0;
   int k_ = 0;
   std::array<int, kMaxPartitions> ng_{};

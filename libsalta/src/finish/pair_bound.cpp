@@ -37,8 +37,7 @@ void PairBound::Set(const Squares& sq) {
   std::vector<Edge> edges;
   for (int i = 0; i < k; ++i)
     for (int j = i + 1; j < k; ++j) {
-      const int v = t_->pair[i][j].ValueWith(sq[i], sq[j]);
-      const int excess = v >= kInf ? kInf : v - d_[i] - d_[j];
+      const int excess = Excess(i, sq[i], d_[i], j, sq[j]);
       if (excess > 0) edges.push_back({excess, int8_t(i), int8_t(j)});
     }
   std::stable_sort(edges.begin(), edges.end(),
@@ -81,8 +80,7 @@ void PairBound::MatchFree(const Squares& sq, int i) {
   int partner = -1, best = 0;
   for (uint32_t f = unmatched_ & ~(1u << i); f; f &= f - 1) {
     const int j = std::countr_zero(f);
-    const int v = t_->pair[i][j].ValueWith(sq[i], sq[j]);
-    const int excess = v >= kInf ? kInf : v - d_[i] - d_[j];
+    const int excess = Excess(i, sq[i], d_[i], j, sq[j]);
     if (excess > best) {
       best = excess;
       partner = j;

@@ -31,7 +31,8 @@ namespace salta::finish_internal {
 // pair's two-piece database.
 struct PairTables {
   int k = 0;
-  // dist[i][s]: piece i's distance from square s to its target.
+  // dist[i][s]: piece i's distance from square s to its target
+  // (Problem::dist with a piece's distances side by side).
   std::array<std::array<uint8_t, kMaxSquares>, kMaxPiecesInProblem> dist{};
   // pair[i][j] (i != j): the database of pieces i and j, and the weights
   // of i and of j in its sparse index (pair[j][i] has them swapped).
@@ -53,8 +54,10 @@ absl::StatusOr<std::shared_ptr<const PairTables>> MakePairTables(const Problem& 
 
 class PairBound {
  public:
-  PairBound() = default;  // none: Set nor the rest may be called
+  // Without tables (null) the bound is off: only on() may be called.
+  PairBound() = default;
   explicit PairBound(std::shared_ptr<const PairTables> tables) : t_(std::move(tables)) {}
+  bool on() const { return t_ != nullptr; }
 
   // Evaluates every pair for the placement sq: a greedy matching afresh.
   void Set(const Squares& sq);
@@ -75,9 +78,9 @@ class PairBound {
     const uint32_t free = (unmatched_ | (mate >= 0 ? 1u << mate : 0)) & ~(1u << i);
     for (uint32_t f = free; f; f &= f - 1) {
       const int j = std::countr_zero(f);
-      const int v = t_->pair[i][j].ValueWith(to, sq[j]);
-      if (v >= kInf) return kInf;
-      best = std::max(best, v - di - d_[j]);
+      const int excess = Excess(i, to, di, j, sq[j]);
+      if (excess >= kInf) return kInf;
+      best = std::max(best, excess);
     }
     return std::min(kInf, dsum_ - d_[i] + di + matched_ - excess_[i] + best);
   }
@@ -110,6 +113,13 @@ class PairBound {
   }
 
  private:
+  // What pieces i (on i_on, at distance di) and j (on j_on, at its kept
+  // distance) need alone beyond their distances; kInf where they cannot
+  // finish.
+  int Excess(int i, Square i_on, int di, int j, Square j_on) const {
+    const int v = t_->pair[i][j].ValueWith(i_on, j_on);
+    return v >= kInf ? kInf : v - di - d_[j];
+  }
   // Piece i (unmatched) matched with the free piece of largest excess, if
   // any is above zero.
   void MatchFree(const Squares& sq, int i);
