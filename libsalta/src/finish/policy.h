@@ -100,10 +100,12 @@ struct Policy {
   // taken this many nodes: most counts take fewer.
   uint64_t back_after_nodes = 400000;
   // The two counts then take turns by work done: nodes, and the large
-  // databases built, each placement as 1/144 of a node (a four-piece table
-  // of 5.5 M placements builds in 40 ms, IDA* searches about a million
-  // nodes a second). Uncharged, the count back's builds (0.5 s) came free
-  // of its share: one count to the goal of 3.3 s took 4.4 s.
+  // databases built, each placement as 1/144 of a node (set when a
+  // four-piece table of 5.5 M placements built in 40 ms, and IDA* searched
+  // about a million nodes a second; the build now takes about 25 ms, and
+  // the charge was kept, so that every count kept its nodes). Uncharged,
+  // the count back's builds (0.5 s) came free of its share: one count to
+  // the goal of 3.3 s took 4.4 s.
   uint64_t placements_per_node = 144;
   // The large databases stored in the pattern directory are loaded (a
   // quarter of a second) only with at least this much time left: a count
