@@ -100,7 +100,15 @@ inline void CopyRun(uint8_t* to, const uint8_t* from, size_t len) {
 // side by side, where moving block by block took 1.7 to 2.2 times as long.
 struct Layers {
   std::vector<Bitboard> seen, now, next;  // by block
-  explicit Layers(uint64_t blocks) : seen(blocks, 0), now(blocks, 0), next(blocks, 0) {}
+  // By super-block, whether it holds any of the layer (now), and any of
+  // the next by a step of one of the pieces that fix it (next).
+  std::vector<uint8_t> active_now, active_next;
+  Layers(uint64_t supers, int rows)
+      : seen(supers * rows, 0),
+        now(supers * rows, 0),
+        next(supers * rows, 0),
+        active_now(supers, 0),
+        active_next(supers, 0) {}
 };
 
 }  // namespace
@@ -130,8 +138,9 @@ std::shared_ptr<const PatternDb> BuildPatternDb(const Problem& p,
   // (one bitboard, of the last piece's squares). With one piece, one row.
   // A block's index is the sparse index of the pieces but the last, so
   // that the distances below are the table.
+  const bool row_piece = k >= 2;  // piece k-2 picks the row
   const int fixed = std::max(0, k - 2);
-  const int rows = k >= 2 ? n : 1;
+  const int rows = row_piece ? n : 1;
   const uint64_t supers = SparseSize(n, fixed);
   const uint64_t blocks = supers * uint64_t(rows);
   std::vector<uint8_t> dist(blocks * uint64_t(n), kPdbUnreachable);
@@ -141,19 +150,17 @@ std::shared_ptr<const PatternDb> BuildPatternDb(const Problem& p,
     for (int d = 0; d < p.num_step_dirs; ++d)
       if (const int f = p.step_from[s][d]; f >= 0) from[s] |= SquareBit(f);
   const std::array<uint32_t, kMaxGroupSize> super_weight = SparseWeights(n, fixed);
-  Layers layers(blocks);
-  // Whether a super-block holds any of the layer, and any of the next.
-  std::vector<uint8_t> active_now(supers, 0), active_next(supers, 0);
+  Layers layers(supers, rows);
   uint64_t goal_super = 0;
   for (int j = 0; j < fixed; ++j) goal_super += uint64_t(targets[j]) * super_weight[j];
-  const uint64_t goal = goal_super * rows + (k >= 2 ? uint64_t(targets[k - 2]) : 0);
+  const uint64_t goal = goal_super * rows + (row_piece ? uint64_t(targets[k - 2]) : 0);
   layers.seen[goal] = layers.now[goal] = SquareBit(targets[last]);
-  active_now[goal_super] = 1;
+  layers.active_now[goal_super] = 1;
   dist[goal * uint64_t(n) + uint64_t(targets[last])] = 0;
   // Backwards from the goal, a layer of placements at a time.
   for (int d = 0; d + 1 < kPdbUnreachable; ++d) {
     for (uint64_t sb = 0; sb < supers; ++sb) {
-      if (!active_now[sb]) continue;
+      if (!layers.active_now[sb]) continue;
       int sq[kMaxGroupSize];
       Bitboard fixed_on = 0;
       uint64_t rest = sb;
@@ -168,11 +175,11 @@ std::shared_ptr<const PatternDb> BuildPatternDb(const Problem& p,
       for (int r = 0; r < rows; ++r) {
         const Bitboard here = now[r];
         if (!here) continue;
-        const Bitboard occupied = fixed_on | (k >= 2 ? SquareBit(r) : 0);
+        const Bitboard occupied = fixed_on | (row_piece ? SquareBit(r) : 0);
         Bitboard came = 0;
         for (Bitboard h = here; h; h &= h - 1) came |= from[std::countr_zero(h)];
         next[r] |= came & ~occupied;
-        if (k >= 2)
+        if (row_piece)
           for (Bitboard f = from[r] & ~fixed_on; f; f &= f - 1) {
             const int s = std::countr_zero(f);
             next[s] |= here & ~SquareBit(s);
@@ -189,13 +196,12 @@ std::shared_ptr<const PatternDb> BuildPatternDb(const Problem& p,
           const Bitboard keep = dst[s], mask = ~SquareBit(s);
           for (int r = 0; r < rows; ++r) dst[r] |= now[r] & mask;
           dst[s] = keep;
-          active_next[to] = 1;
+          layers.active_next[to] = 1;
         }
-      active_next[sb] = 1;
     }
     bool more = false;
     for (uint64_t sb = 0; sb < supers; ++sb) {
-      if (!active_now[sb] && !active_next[sb]) continue;
+      if (!layers.active_now[sb] && !layers.active_next[sb]) continue;
       bool any = false;
       for (int r = 0; r < rows; ++r) {
         const uint64_t b = sb * rows + r;
@@ -208,8 +214,8 @@ std::shared_ptr<const PatternDb> BuildPatternDb(const Problem& p,
         uint8_t* row = dist.data() + b * uint64_t(n);
         for (Bitboard f = fresh; f; f &= f - 1) row[std::countr_zero(f)] = uint8_t(d + 1);
       }
-      active_now[sb] = any;
-      active_next[sb] = 0;
+      layers.active_now[sb] = any;
+      layers.active_next[sb] = 0;
       more |= any;
     }
     if (!more) break;
