@@ -694,6 +694,14 @@ TEST(EgtbCli, TruncatedForeignAndMissingDirectoriesAreRefused) {
     const ToolRun p = RunTool("probe --db " + Quote(d) + " --position " + Quote(position));
     EXPECT_EQ(p.status, 2) << Describe(p);
     EXPECT_TRUE(p.out.empty());
+    // Missing or empty alike: no table there, in the same words for each
+    // subcommand (not a raw RocksDB error about a missing file).
+    if (d == missing || d == empty)
+      for (const char* sub : {"info", "verify", "probe"}) {
+        const ToolRun r = RunTool(absl::StrCat(sub, " --db ", Quote(d),
+                                               std::string(sub) == "probe" ? " --moves ''" : ""));
+        EXPECT_TRUE(absl::StrContains(r.err, "no table at " + d)) << sub << ": " << Describe(r);
+      }
     if (d != missing && d != empty) {
       const ToolRun b = Build(args, d);
       EXPECT_EQ(b.status, 2) << "build into junk: " << Describe(b);

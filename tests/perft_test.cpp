@@ -235,6 +235,27 @@ TEST(Perft, DepthZeroIsOne) {
   EXPECT_EQ(RunPerft(over, 3, 2, 16).nodes, 0u);
 }
 
+// Depth 0 counts the root and makes no move: nothing divides it.
+TEST(Perft, DepthZeroHasNoDivide) {
+  EXPECT_TRUE(RunPerft(Position::Start(V("standard")), 0, 1, 0).divide.empty());
+  EXPECT_EQ(RunPerft(Position::Start(V("standard")), 1, 1, 0).divide.size(), 9u);
+}
+
+// No move is played past the ply limit (position.h): a depth that would
+// pass it is refused, not counted.
+TEST(Perft, TheDepthStaysWithinThePlyLimit) {
+  const Position last = *ParsePosition(V("standard"), "w S1a1 999999");
+  EXPECT_EQ(RunPerft(last, 1, 1, 0).nodes, 1u);
+  absl::StatusOr<PerftResult> past = Perft(last, 2, PerftOptions{});
+  ASSERT_FALSE(past.ok());
+  EXPECT_TRUE(absl::IsInvalidArgument(past.status()));
+  EXPECT_NE(past.status().message().find("ply limit"), std::string::npos) << past.status();
+  const Position at = *ParsePosition(V("standard"), "w S1a1 1000000");
+  EXPECT_EQ(RunPerft(at, 0, 1, 0).nodes, 1u);
+  EXPECT_FALSE(Perft(at, 1, PerftOptions{}).ok());
+  EXPECT_FALSE(PlanPerft(at, 1, 0).ok());
+}
+
 TEST(Perft, AForcedPassIsOneNode) {
   // White's a1 is shut in; Black's c3 and b2 can move.
   Position pos = *ParsePosition(V("standard"), "w S1a1,s1b2,s2c3 0 -");
@@ -461,14 +482,15 @@ TEST(PerftPlan, SharesSumToTheCountUnderEachRootMove) {
 
 TEST(PerftPlan, EdgeCases) {
   const Position start = Position::Start(V("standard"));
-  // Depth 0: one task, the root, counting 1 outside every root move.
+  // Depth 0: one task, the root, counting 1 outside every root move, and
+  // no move to divide by.
   absl::StatusOr<PerftPlan> zero = PlanPerft(start, 0);
   ASSERT_TRUE(zero.ok());
   ASSERT_EQ(zero->tasks.size(), 1u);
   EXPECT_EQ(zero->tasks[0].root, -1);
   absl::StatusOr<PerftResult> r = CountPerftShare(*zero, PerftShare{}, PerftOptions{});
   EXPECT_EQ(r->nodes, 1u);
-  EXPECT_EQ(r->divide.size(), 9u);
+  EXPECT_TRUE(r->divide.empty());
   // A split past the depth is cut to it.
   absl::StatusOr<PerftPlan> deep = PlanPerft(start, 2, 5);
   ASSERT_TRUE(deep.ok());

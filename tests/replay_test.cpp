@@ -230,6 +230,24 @@ TEST(ReplayTest, SelfPlayGamesAreValid) {
     }
 }
 
+// A game that never ends (no pieces: nothing to complete, passes only)
+// stops where a record is full, so that the record reads back.
+TEST(ReplayTest, SelfPlayNeverWritesMoreThanARecordHolds) {
+  const Variant* v = *MakeVariant("standard", {}, 4, 1);
+  const Position empty = *ParsePosition(*v, "w -");
+  for (int max_plies : {0, kMaxRecordMoves}) {
+    SelfPlayOptions o;
+    o.max_plies = max_plies;
+    o.score = false;
+    const SelfPlayGame played = PlayGame(empty, o, 1, 0);
+    EXPECT_EQ(played.plies, kMaxRecordMoves) << max_plies;
+    const std::vector<ParsedGame> read = ParseRecords(WriteRecord(played.record));
+    ASSERT_EQ(read.size(), 1u);
+    EXPECT_FALSE(read[0].error.has_value()) << read[0].error->message;
+    EXPECT_EQ(int(read[0].record.moves.size()), kMaxRecordMoves);
+  }
+}
+
 TEST(ReplayTest, SelfPlayIsDeterministicBySeed) {
   const Variant& v = Variant::Default();
   SelfPlayOptions o;

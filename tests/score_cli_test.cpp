@@ -971,6 +971,19 @@ TEST(ScoreCli, PatternTablesAreBuiltAheadCheckedAndRebuilt) {
   EXPECT_EQ(again.status, 0) << again.err;
   EXPECT_FALSE(Has(again.err, "damaged")) << "rebuilt tables are whole: " << again.err;
 
+  // A table's directory left empty holds no table: the table is built into
+  // it and stored, with no complaint.
+  std::filesystem::remove_all(tables.front());
+  std::filesystem::create_directory(tables.front());
+  const ToolRun emptied = RunTool("--side white --json" + board);
+  EXPECT_EQ(emptied.status, 0) << emptied.out << emptied.err;
+  EXPECT_EQ(IntOr(ParseOneLine(emptied.out)["white"], "moves"), count) << emptied.out;
+  EXPECT_TRUE(Table::ReadMeta(tables.front()).ok()) << "stored again";
+  // Built ahead with --json: one JSON line, as every --json output.
+  const nlohmann::json ready = RunJson("--build-patterns" + board);
+  EXPECT_EQ(ready["pattern_dir"], dir) << ready.dump();
+  EXPECT_EQ(ready["ready"], true) << ready.dump();
+
   // A chunk changed behind the table's back, RocksDB's own checks whole:
   // the table's checksum, checked as it is loaded, finds it.
   std::string chunk;

@@ -189,6 +189,28 @@ TEST(ToolsCli, CommandLinesAreReadStrictly) {
             "--threads: \"1025\" is not a whole number from 0 to 1024"},
            {"salta-egtb verify --db x --threads 1025",
             "--threads: \"1025\" is not a whole number from 0 to 1024"},
+           // An empty value is refused, never taken as the option left out.
+           {"salta-score --record ''", "--record: the value is empty"},
+           {"salta-score --record '' --game 3", "--record: the value is empty"},
+           {"salta-show --record ''", "--record: the value is empty"},
+           {"salta-show --svg ''", "--svg: the value is empty"},
+           {"salta-show --html ''", "--html: the value is empty"},
+           {"salta-play --player ''", "--player: the value is empty"},
+           {"salta-play --white ''", "--white: the value is empty"},
+           {"salta-play --black ''", "--black: the value is empty"},
+           {"salta-egtb build --db x --white ''", "--white: the value is empty"},
+           {"salta-egtb build --db x --black ''", "--black: the value is empty"},
+           {"salta-egtb info --db ''", "--db: the value is empty"},
+           // Every game salta-play writes reads back: no more moves than a
+           // record holds.
+           {"salta-play --max-plies 100001",
+            "--max-plies: \"100001\" is not a whole number from 0 to 100000"},
+           // Building the pattern tables counts nothing: what a count takes
+           // is refused with it, not ignored.
+           {"salta-score --build-patterns --position start",
+            "--position excludes --build-patterns"},
+           {"salta-score --build-patterns --record x.sgn", "--record excludes --build-patterns"},
+           {"salta-score --build-patterns --solution", "--solution excludes --build-patterns"},
        }) {
     const Outcome r = Sh(c.command);
     EXPECT_EQ(r.status, 2) << c.command << ": " << r.out << r.err;
@@ -200,10 +222,16 @@ TEST(ToolsCli, CommandLinesAreReadStrictly) {
   EXPECT_EQ(Sh("salta-perft --threads 1024 --hash 0 02 >/dev/null").status, 0);
   // --version on every tool.
   for (const char* tool :
-       {"salta-perft", "salta-validate", "salta-score", "salta-play", "salta-egtb"}) {
+       {"salta-perft", "salta-validate", "salta-score", "salta-play", "salta-egtb", "salta-show"}) {
     const Outcome r = Sh(std::string(tool) + " --version");
     EXPECT_EQ(r.status, 0) << tool << ": " << r.err;
     EXPECT_TRUE(r.out.rfind(std::string(tool) + " ", 0) == 0) << r.out;
+  }
+  // ... and on each of salta-egtb's subcommands.
+  for (const char* sub : {"build", "probe", "verify", "info"}) {
+    const Outcome r = Sh(std::string("salta-egtb ") + sub + " --version");
+    EXPECT_EQ(r.status, 0) << sub << ": " << r.err;
+    EXPECT_TRUE(r.out.rfind("salta-egtb ", 0) == 0) << sub << ": " << r.out;
   }
   // "1 file", not "1 files".
   const Outcome one = Sh("salta-validate " + kGames + "/valid/features.sgn");

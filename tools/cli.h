@@ -75,6 +75,16 @@ inline CLI::Validator Real(double min, double max) {
       absl::StrCat("NUMBER ", range));
 }
 
+// A value that must not be empty (a file name, a player, a list of
+// pieces): "" is refused, never taken as the option left out.
+inline CLI::Validator NonEmpty() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        return text.empty() ? std::string("the value is empty") : std::string();
+      },
+      "");
+}
+
 // --threads, with the one limit every tool shares (ThreadPool::kMaxThreads).
 inline CLI::Option* AddThreadsOption(CLI::App& app, int& threads) {
   return app.add_option("--threads", threads, "Worker threads; 0 uses every core")
@@ -126,8 +136,11 @@ struct VariantFlags {
 // reported through the tool), or -1 to go on. An argument the tool does not
 // know is named before any other complaint (a missing DEPTH, say).
 inline int ParseCommandLine(CLI::App& app, Tool& tool, int argc, char** argv) {
-  app.set_version_flag("--version", absl::StrCat(tool.name(), " ", SALTA_VERSION),
-                       "Print the version and exit");
+  const std::string version = absl::StrCat(tool.name(), " ", SALTA_VERSION);
+  app.set_version_flag("--version", version, "Print the version and exit");
+  // Every subcommand too (salta-egtb build --version).
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+    sub->set_version_flag("--version", version, "Print the version and exit");
   try {
     app.parse(argc, argv);
     return -1;

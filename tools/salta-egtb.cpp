@@ -383,7 +383,9 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
   Common c;
   c.tool = &tool;
   auto add_db = [&](CLI::App* sub) {
-    sub->add_option("--db", c.db, "The table's directory (one RocksDB database)")->required();
+    sub->add_option("--db", c.db, "The table's directory (one RocksDB database)")
+        ->required()
+        ->check(salta::tools::NonEmpty());
     sub->add_flag("--json", c.json, "Print one JSON object on one line");
   };
 
@@ -395,9 +397,12 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
   std::string white, black;
   uint64_t memory_mb = 0;
   double checkpoint_seconds = 60;
-  build->add_option("--white", white,
-                    "White's pieces, e.g. S1,S2 (kind S/M/U and number); default every piece");
-  build->add_option("--black", black, "Black's pieces, as --white; default every piece");
+  build
+      ->add_option("--white", white,
+                   "White's pieces, e.g. S1,S2 (kind S/M/U and number); default every piece")
+      ->check(salta::tools::NonEmpty());
+  build->add_option("--black", black, "Black's pieces, as --white; default every piece")
+      ->check(salta::tools::NonEmpty());
   salta::tools::AddThreadsOption(*build, c.threads);
   build
       ->add_option("--memory", memory_mb,

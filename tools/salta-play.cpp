@@ -37,16 +37,20 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
       ->transform(salta::tools::Integer(0, std::numeric_limits<uint64_t>::max()));
   app.add_option("--player", player_name,
                  "Both players: random (any legal move) or greedy (toward the goal)")
-      ->capture_default_str();
-  app.add_option("--white", white_name, "White's player (overrides --player)");
-  app.add_option("--black", black_name, "Black's player (overrides --player)");
+      ->capture_default_str()
+      ->check(salta::tools::NonEmpty());
+  app.add_option("--white", white_name, "White's player (overrides --player)")
+      ->check(salta::tools::NonEmpty());
+  app.add_option("--black", black_name, "Black's player (overrides --player)")
+      ->check(salta::tools::NonEmpty());
   app.add_option("--noise", noise, "Percent of random moves a greedy player makes")
       ->capture_default_str()
       ->transform(salta::tools::Integer(0, 100));
   app.add_option("--max-plies", max_plies,
-                 "Stop a game unfinished (result *) after this many plies; 0: no limit")
+                 "Stop a game unfinished (result *) after this many plies; 0: no limit but a "
+                 "record's, 100000 (every game written reads back)")
       ->capture_default_str()
-      ->transform(salta::tools::Integer(0, salta::kMaxPly));
+      ->transform(salta::tools::Integer(0, salta::kMaxRecordMoves));
   app.add_option("-o,--output", output, "Output file; - for standard output")
       ->capture_default_str();
   if (int status = salta::tools::ParseCommandLine(app, tool, argc, argv); status >= 0)

@@ -155,26 +155,29 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
       "Play these moves first (from --position, else the start), e.g. \"c3-d4 h8-g7\"");
   auto* record_opt =
       app.add_option("--record", record_file,
-                     "Score the final position of a game record file (- for standard input)");
+                     "Score the final position of a game record file (- for standard input)")
+          ->check(salta::tools::NonEmpty());
   app.add_option("--game", game_number, "Which game of the --record file, from 1")
       ->capture_default_str()
       ->transform(salta::tools::Integer(1, 1000000000))
       ->needs(record_opt);
   record_opt->excludes(position_opt)->excludes(moves_opt);
-  app.add_option("--side", side_text, "Whose count: white, black or both")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"white", "black", "both"}));
-  app.add_option(
-         "--time-limit", time_limit,
-         "Seconds allowed for each count; 0 for none (most counts take milliseconds, but a few "
-         "far from home, after random play, take far longer). When reached, proven bounds "
-         "are printed and the exit status is 3")
-      ->capture_default_str()
-      ->transform(salta::tools::Real(0, 1e9));
+  auto* side_opt = app.add_option("--side", side_text, "Whose count: white, black or both")
+                       ->capture_default_str()
+                       ->check(CLI::IsMember({"white", "black", "both"}));
+  auto* time_limit_opt =
+      app.add_option(
+             "--time-limit", time_limit,
+             "Seconds allowed for each count; 0 for none (most counts take milliseconds, but a few "
+             "far from home, after random play, take far longer). When reached, proven bounds "
+             "are printed and the exit status is 3")
+          ->capture_default_str()
+          ->transform(salta::tools::Real(0, 1e9));
   salta::tools::AddBoundTableOption(app, bound_table_mb);
-  app.add_flag("--solution", solution,
-               "Also print a move sequence for each side: optimal when the count is exact, else "
-               "the shortest found (the upper bound), marked as not proven optimal");
+  auto* solution_opt = app.add_flag(
+      "--solution", solution,
+      "Also print a move sequence for each side: optimal when the count is exact, else "
+      "the shortest found (the upper bound), marked as not proven optimal");
   app.add_option("--pattern-dir", pattern_dir,
                  "Keep the pattern tables (RocksDB) in this directory, so that later runs start "
                  "with them; \"\" for none (built in memory each run)")
@@ -188,7 +191,14 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
       ->transform(salta::tools::Integer(-1, salta::kMaxPatternGroupSize));
   app.add_flag("--build-patterns", build_patterns,
                "Build the pattern tables of the variant (--rules, --board, --rows, "
-               "--pattern-size) into --pattern-dir, a table a core, then exit");
+               "--pattern-size) into --pattern-dir, a table a core, then exit")
+      // It counts nothing: what a count would take is refused, not ignored.
+      ->excludes(position_opt)
+      ->excludes(moves_opt)
+      ->excludes(record_opt)
+      ->excludes(side_opt)
+      ->excludes(time_limit_opt)
+      ->excludes(solution_opt);
   app.add_flag("--json", json,
                "Print one JSON object on one line: white, black (moves, exact, reachable, lower, "
                "upper, seconds, nodes, unreachable), result, score, reason; errors too, as "
@@ -215,7 +225,10 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
     for (salta::Side s : {salta::Side::kWhite, salta::Side::kBlack})
       if (absl::Status st = salta::PreparePatternDatabases(start, s, options); !st.ok())
         return tool.Fail(st.message());
-    tool.out() << "Pattern tables ready in " << pattern_dir << "\n";
+    if (json)
+      tool.out() << nlohmann::json{{"pattern_dir", pattern_dir}, {"ready", true}}.dump() << "\n";
+    else
+      tool.out() << "Pattern tables ready in " << pattern_dir << "\n";
     return kExitExact;
   }
   // Progress on a terminal (not with --json); elsewhere a count without a

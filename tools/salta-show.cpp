@@ -158,8 +158,8 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
       "--moves", moves_text,
       "Play these moves first (from --position, else the start), e.g. \"c3-d4 h8-g7\"; the last "
       "one is shown as the last move");
-  auto* record_opt =
-      app.add_option("--record", record_file, "A game record file (docs/records.md)");
+  auto* record_opt = app.add_option("--record", record_file, "A game record file (docs/records.md)")
+                         ->check(salta::tools::NonEmpty());
   app.add_option("--game", game_number,
                  "Which game of the --record file, from 1 (default: the first; with --html, "
                  "every game)")
@@ -173,10 +173,12 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
   record_opt->excludes(position_opt)->excludes(moves_opt);
   auto* svg_opt = app.add_option("--svg", svg_file,
                                  "Write an SVG diagram to this file (- for "
-                                 "standard output)");
+                                 "standard output)")
+                      ->check(salta::tools::NonEmpty());
   auto* html_opt =
       app.add_option("--html", html_file,
-                     "Write a game viewer, one HTML page, to this file (- for standard output)");
+                     "Write a game viewer, one HTML page, to this file (- for standard output)")
+          ->check(salta::tools::NonEmpty());
   svg_opt->excludes(html_opt);
   ply_opt->excludes(html_opt);
   app.add_flag("--targets", targets,

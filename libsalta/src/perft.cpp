@@ -114,10 +114,16 @@ uint64_t PerftPlain(Position& pos, int depth) {
 
 namespace {
 
-absl::Status CheckDepth(int depth) {
+absl::Status CheckDepth(const Position& root, int depth) {
   if (depth < 0 || depth > kMaxPerftDepth)
     return absl::InvalidArgumentError(
         absl::StrCat("depth ", depth, " is out of range: use 0 to ", kMaxPerftDepth));
+  // No move is played past the ply limit (position.h), so no sequence
+  // that would pass it is counted.
+  if (depth > kMaxPly - root.ply())
+    return absl::InvalidArgumentError(absl::StrCat(
+        "depth ", depth, " from ply ", root.ply(), " passes the ply limit: a game has at most ",
+        kMaxPly, " plies (half-moves), so use at most depth ", kMaxPly - root.ply()));
   return absl::OkStatus();
 }
 
@@ -155,7 +161,7 @@ int DefaultPerftSplit(int depth) {
 }
 
 absl::StatusOr<PerftPlan> PlanPerft(const Position& root, int depth, int split) {
-  if (absl::Status s = CheckDepth(depth); !s.ok()) return s;
+  if (absl::Status s = CheckDepth(root, depth); !s.ok()) return s;
   if (split < 0 || split > kMaxPerftDepth)
     return absl::InvalidArgumentError(absl::StrCat("split ", split, " is out of range: use 1 to ",
                                                    kMaxPerftDepth, ", or 0 for the default"));
@@ -163,13 +169,14 @@ absl::StatusOr<PerftPlan> PlanPerft(const Position& root, int depth, int split) 
   plan.depth = depth;
   plan.split = std::min(split > 0 ? split : DefaultPerftSplit(depth), std::max(depth, 1));
   Position pos = root;
-  MoveList moves;
-  GenerateLegal(pos, moves);
-  plan.root_moves.assign(moves.begin(), moves.end());
+  // At depth 0 the root alone is counted: no move is made, so none divides.
   if (depth == 0) {
     plan.tasks.push_back({pos, -1, 0});
     return plan;
   }
+  MoveList moves;
+  GenerateLegal(pos, moves);
+  plan.root_moves.assign(moves.begin(), moves.end());
   for (int i = 0; i < moves.size(); ++i) {
     const Position::Undo undo = pos.Make(moves[i]);
     Expand(pos, i, plan.split - 1, depth - 1, plan.tasks);
@@ -237,7 +244,7 @@ absl::StatusOr<PerftResult> CountPerftShare(const PerftPlan& plan, const PerftSh
 }
 
 absl::StatusOr<PerftResult> Perft(const Position& root, int depth, const PerftOptions& options) {
-  if (absl::Status s = CheckDepth(depth); !s.ok()) return s;
+  if (absl::Status s = CheckDepth(root, depth); !s.ok()) return s;
   if (absl::Status s = CheckOptions(options); !s.ok()) return s;
   // One thread gains nothing from a deeper split.
   const int split = options.threads == 1 ? 1 : DefaultPerftSplit(depth);

@@ -372,8 +372,8 @@ class Parser {
       game_.error->token = std::string(token);
       return false;
     }
-    if (int(game_.record.moves.size()) >= kMaxPlies)
-      return Fail(at, absl::StrCat("more than ", kMaxPlies, " moves in one game"));
+    if (int(game_.record.moves.size()) >= kMaxRecordMoves)
+      return Fail(at, absl::StrCat("more than ", kMaxRecordMoves, " moves in one game"));
     RecordMove& m = game_.record.moves.emplace_back();
     m.text = std::string(move);
     m.annotation = std::string(annotation);
@@ -386,8 +386,6 @@ class Parser {
     pending_number_at_ = {};
     return true;
   }
-
-  static constexpr int kMaxPlies = 100000;
 
   absl::string_view s_;
   size_t i_ = 0;

@@ -66,7 +66,10 @@ SelfPlayGame PlayGame(const Position& start, const SelfPlayOptions& options, uin
 
   Position pos = start;
   MoveList legal;
-  while (options.max_plies == 0 || out.plies < options.max_plies) {
+  const int max_plies = options.max_plies > 0 && options.max_plies < kMaxRecordMoves
+                            ? options.max_plies
+                            : kMaxRecordMoves;
+  while (out.plies < max_plies) {
     if (pos.over() || pos.ply() >= kMaxPly) break;
     GenerateLegal(pos, legal);
     if (legal.empty()) break;  // block=lose: the side to move has lost

@@ -269,6 +269,16 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Create(const std::string& dir, con
   return table;
 }
 
+absl::Status Table::CheckHasTable(const std::string& dir) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec))
+    return absl::NotFoundError(absl::StrCat("no table at ", dir));
+  // An empty directory holds no table either (not a damaged one).
+  if (std::filesystem::is_empty(dir, ec) && !ec)
+    return absl::NotFoundError(absl::StrCat("no table at ", dir, " (an empty directory)"));
+  return absl::OkStatus();
+}
+
 bool Table::OnlyCreationFiles(const std::string& dir) {
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
@@ -296,9 +306,8 @@ bool Table::HasDatabaseFiles(const std::string& dir) {
 }
 
 absl::StatusOr<TableMeta> Table::ReadMeta(const std::string& dir) {
+  if (absl::Status s = CheckHasTable(dir); !s.ok()) return s;
   std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec))
-    return absl::NotFoundError(absl::StrCat("no table at ", dir));
   // Killed before RocksDB wrote CURRENT: not a database yet, nor a damaged one.
   if (!std::filesystem::is_empty(dir, ec) && !std::filesystem::exists(dir + "/CURRENT", ec) &&
       OnlyCreationFiles(dir))
@@ -313,9 +322,7 @@ absl::StatusOr<TableMeta> Table::ReadMeta(const std::string& dir) {
 absl::StatusOr<std::unique_ptr<Table>> Table::OpenExisting(const std::string& dir,
                                                            const TableMeta& expected, bool writable,
                                                            std::optional<std::string>& complete) {
-  std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec))
-    return absl::NotFoundError(absl::StrCat("no table at ", dir));
+  if (absl::Status s = CheckHasTable(dir); !s.ok()) return s;
   absl::StatusOr<std::unique_ptr<rocksdb::DB>> db = OpenDb(dir, writable, false);
   if (!db.ok()) return db.status();
   absl::StatusOr<TableMeta> meta = ReadMetaFrom(**db, dir);

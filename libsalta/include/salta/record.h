@@ -84,6 +84,10 @@ struct ParsedGame {
   std::optional<RecordError> error;
 };
 
+// The most moves one game of a record may hold: the reader refuses a game
+// with more (a syntax error), so nothing writes one.
+inline constexpr int kMaxRecordMoves = 100000;
+
 // Limits that keep memory bounded on any input. Exceeding one is a syntax
 // error of the game concerned (the reader then goes on with the next game).
 struct RecordLimits {

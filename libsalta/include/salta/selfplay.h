@@ -28,7 +28,8 @@ struct SelfPlayOptions {
   Player white = Player::kGreedy;
   Player black = Player::kGreedy;
   // Stop after this many plies if the game is not over (the record ends
-  // unfinished, "*"); 0: play until the game is over.
+  // unfinished, "*"); 0: play until the game is over. Never more than a
+  // record holds (kMaxRecordMoves, record.h), so every game reads back.
   int max_plies = 1000;
   // The greedy player's chance, in percent, of playing a random move instead.
   int greedy_noise_percent = 10;

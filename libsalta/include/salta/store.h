@@ -210,6 +210,9 @@ class Table {
       const std::function<absl::Status(absl::string_view key, absl::string_view value)>* visit =
           nullptr) const;
   absl::Status CheckMeta(const TableMeta& expected) const;
+  // NotFound where dir is no directory, or an empty one: no table, rather
+  // than a damaged one.
+  static absl::Status CheckHasTable(const std::string& dir);
   // The table at `dir`, of the expected kind, complete or not: its
   // completion record in `complete` (none where it has none yet).
   static absl::StatusOr<std::unique_ptr<Table>> OpenExisting(const std::string& dir,
