@@ -280,6 +280,18 @@ TEST(RecordTest, LimitsKeepMemoryBounded) {
   games = ParseRecords("1. " + std::string(50, 'a') + " *", limits);
   ASSERT_TRUE(games[0].error);
   EXPECT_NE(games[0].error->message.find("longer than 20"), std::string::npos);
+
+  // White space before a game is not the game's: however much there is,
+  // the game is read, and found where its text starts.
+  games = ParseRecords(std::string(2000, ' ') + "\n\n  1. c3-d4 *\n" + std::string(3000, '\n') +
+                           "\t[Event \"next\"]\n*",
+                       limits);
+  ASSERT_EQ(games.size(), 2u);
+  EXPECT_FALSE(games[0].error) << games[0].error->message;
+  EXPECT_EQ(games[0].record.moves.size(), 1u);
+  EXPECT_EQ(games[0].record.start, (SourcePos{3, 3}));
+  EXPECT_FALSE(games[1].error) << games[1].error->message;
+  EXPECT_EQ(games[1].record.start, (SourcePos{3004, 2}));
 }
 
 TEST(RecordTest, StreamingReaderReadsGameByGame) {

@@ -522,6 +522,20 @@ bool GameSplitter::Next(GameText& out) {
         (unsigned char)buf_[2] == 0xBF)
       pos_ = 3;
   }
+  // White space before a game is not the game's: it counts toward no
+  // limit, and the game starts where its text does.
+  for (;;) {
+    if (pos_ >= end_ && !Fill()) break;
+    const unsigned char c = buf_[pos_];
+    if (!IsSpace(c)) break;
+    if (c == '\n') {
+      ++line_;
+      column_ = 1;
+    } else {
+      ++column_;
+    }
+    ++pos_;
+  }
   enum State { kTop, kTag, kTagString, kTagEscape, kBrace, kSemi };
   State state = kTop;
   bool movetext = false;
