@@ -171,6 +171,8 @@ TEST(ToolsCli, CommandLinesAreReadStrictly) {
            {"salta-perft +3", "DEPTH: \"+3\" is not a whole number"},
            {"salta-perft 1e1", "\"1e1\" is not a whole number"},
            {"salta-perft 61", "\"61\" is not a whole number from 0 to 60"},
+           // "--" ends the options; it is no unknown option itself.
+           {"salta-perft -- -1", "DEPTH: \"-1\" is not a whole number from 0 to 60"},
            {"salta-play --seed -1", "--seed: \"-1\" is not a whole number from 0"},
            {"salta-play --seed 18446744073709551616",
             "is not a whole number from 0 to 18446744073709551615"},

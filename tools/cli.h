@@ -157,6 +157,8 @@ inline int ParseCommandLine(CLI::App& app, Tool& tool, int argc, char** argv) {
     std::vector<std::string> unknown = app.remaining();
     for (CLI::App* sub : app.get_subcommands())
       for (const std::string& arg : sub->remaining()) unknown.push_back(arg);
+    // "--" only ends the options: what follows it is what to complain of.
+    std::erase(unknown, "--");
     if (!unknown.empty()) {
       const bool option = unknown[0].size() > 1 && unknown[0][0] == '-';
       return tool.Fail(absl::StrCat(
