@@ -162,17 +162,16 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
       ->transform(salta::tools::Integer(1, 1000000000))
       ->needs(record_opt);
   record_opt->excludes(position_opt)->excludes(moves_opt);
-  auto* side_opt = app.add_option("--side", side_text, "Whose count: white, black or both")
-                       ->capture_default_str()
-                       ->check(CLI::IsMember({"white", "black", "both"}));
-  auto* time_limit_opt =
-      app.add_option(
-             "--time-limit", time_limit,
-             "Seconds allowed for each count; 0 for none (most counts take milliseconds, but a few "
-             "far from home, after random play, take far longer). When reached, proven bounds "
-             "are printed and the exit status is 3")
-          ->capture_default_str()
-          ->transform(salta::tools::Real(0, 1e9));
+  app.add_option("--side", side_text, "Whose count: white, black or both")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"white", "black", "both"}));
+  app.add_option(
+         "--time-limit", time_limit,
+         "Seconds allowed for each count; 0 for none (most counts take milliseconds, but a few "
+         "far from home, after random play, take far longer). When reached, proven bounds "
+         "are printed and the exit status is 3")
+      ->capture_default_str()
+      ->transform(salta::tools::Real(0, 1e9));
   salta::tools::AddBoundTableOption(app, bound_table_mb);
   auto* solution_opt = app.add_flag(
       "--solution", solution,
@@ -192,12 +191,11 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
   app.add_flag("--build-patterns", build_patterns,
                "Build the pattern tables of the variant (--rules, --board, --rows, "
                "--pattern-size) into --pattern-dir, a table a core, then exit")
-      // It counts nothing: what a count would take is refused, not ignored.
+      // It counts nothing: what to count, or to print of a count, is
+      // refused rather than ignored.
       ->excludes(position_opt)
       ->excludes(moves_opt)
       ->excludes(record_opt)
-      ->excludes(side_opt)
-      ->excludes(time_limit_opt)
       ->excludes(solution_opt);
   app.add_flag("--json", json,
                "Print one JSON object on one line: white, black (moves, exact, reachable, lower, "
