@@ -23,6 +23,17 @@ bool IsSpace(unsigned char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
+// Where the text goes on after byte c: a column a character (a UTF-8
+// continuation byte is none), a line after '\n'.
+void StepPast(unsigned char c, int& line, int& column) {
+  if (c == '\n') {
+    ++line;
+    column = 1;
+  } else if ((c & 0xC0) != 0x80) {
+    ++column;
+  }
+}
+
 // Bytes that may appear in a movetext token (a move, a number, a result).
 bool IsTokenByte(unsigned char c) {
   return c > ' ' && c < 0x7f && c != '{' && c != '}' && c != ';' && c != '[' && c != ']' &&
@@ -90,15 +101,7 @@ class Parser {
  private:
   SourcePos Here() const { return {line_, col_}; }
 
-  void Advance() {
-    const unsigned char c = s_[i_++];
-    if (c == '\n') {
-      ++line_;
-      col_ = 1;
-    } else if ((c & 0xC0) != 0x80) {
-      ++col_;
-    }
-  }
+  void Advance() { StepPast(s_[i_++], line_, col_); }
 
   void SkipSpace() {
     while (i_ < s_.size() && IsSpace(s_[i_])) Advance();
@@ -526,15 +529,8 @@ bool GameSplitter::Next(GameText& out) {
   // limit, and the game starts where its text does.
   for (;;) {
     if (pos_ >= end_ && !Fill()) break;
-    const unsigned char c = buf_[pos_];
-    if (!IsSpace(c)) break;
-    if (c == '\n') {
-      ++line_;
-      column_ = 1;
-    } else {
-      ++column_;
-    }
-    ++pos_;
+    if (!IsSpace(buf_[pos_])) break;
+    StepPast(buf_[pos_++], line_, column_);
   }
   enum State { kTop, kTag, kTagString, kTagEscape, kBrace, kSemi };
   State state = kTop;
@@ -608,12 +604,7 @@ bool GameSplitter::Next(GameText& out) {
       }
       if (boundary) break;
       blank = blank && IsSpace(c);
-      if (c == '\n') {
-        ++line_;
-        column_ = 1;
-      } else if ((c & 0xC0) != 0x80) {
-        ++column_;
-      }
+      StepPast(c, line_, column_);
       ++pos_;
     }
     const size_t n = pos_ - run;
