@@ -542,7 +542,6 @@ bool GameSplitter::Next(GameText& out) {
   size_t token_len = 0;
   out.start = {line_, column_};
   bool boundary = false;
-  bool blank = true;  // only white space so far (what follows the last game)
   while (!boundary) {
     if (pos_ >= end_ && !Fill()) break;
     const size_t run = pos_;
@@ -603,7 +602,6 @@ bool GameSplitter::Next(GameText& out) {
           break;
       }
       if (boundary) break;
-      blank = blank && IsSpace(c);
       StepPast(c, line_, column_);
       ++pos_;
     }
@@ -615,7 +613,8 @@ bool GameSplitter::Next(GameText& out) {
       out.text.append(buf_.data() + run, n);
     }
   }
-  return !blank;
+  // Only white space was left after the last game where nothing was read.
+  return !out.text.empty() || out.too_long;
 }
 
 void ParseGames(const GameText& text, const std::function<void(ParsedGame&&)>& on_game,

@@ -1,5 +1,6 @@
 #include "salta/selfplay.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <vector>
 
@@ -66,9 +67,8 @@ SelfPlayGame PlayGame(const Position& start, const SelfPlayOptions& options, uin
 
   Position pos = start;
   MoveList legal;
-  const int max_plies = options.max_plies > 0 && options.max_plies < kMaxRecordMoves
-                            ? options.max_plies
-                            : kMaxRecordMoves;
+  const int max_plies =
+      options.max_plies == 0 ? kMaxRecordMoves : std::min(options.max_plies, kMaxRecordMoves);
   while (out.plies < max_plies) {
     if (pos.over() || pos.ply() >= kMaxPly) break;
     GenerateLegal(pos, legal);

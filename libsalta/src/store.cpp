@@ -309,8 +309,7 @@ absl::StatusOr<TableMeta> Table::ReadMeta(const std::string& dir) {
   if (absl::Status s = CheckHasTable(dir); !s.ok()) return s;
   std::error_code ec;
   // Killed before RocksDB wrote CURRENT: not a database yet, nor a damaged one.
-  if (!std::filesystem::is_empty(dir, ec) && !std::filesystem::exists(dir + "/CURRENT", ec) &&
-      OnlyCreationFiles(dir))
+  if (!std::filesystem::exists(dir + "/CURRENT", ec) && OnlyCreationFiles(dir))
     return absl::FailedPreconditionError(absl::StrCat(
         "table ", dir,
         " is empty: its creation did not finish (a build killed as it began: run it again)"));
