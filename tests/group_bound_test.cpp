@@ -49,7 +49,7 @@ TEST(GroupBound, LongerRunsBoundTheCountWhereTheDatabasesDoNot) {
       "w S1a5,S2f10,S3b4,S4i7,S5g3,M1g9,M2a7,M3c5,M4e7,M5h8,U1e5,U2d8,U3b10,U4d10,U5i9,s1d6,"
       "s2e3,s3d4,s4f2,s5b2,m1g7,m2j6,m3c1,m4c3,m5d2,u1i3,u2i1,u3j4,u4a1,u5e1 240 #");
   Heuristic h;
-  h.SetPartitions(far.partitions, far.p.k);
+  h.SetPartitions(far.partitions, far.p);
   h.Set(far.p.start);
   GroupBound groups(far.p, far.partitions, far.policy);
   uint64_t nodes = 0;
@@ -188,7 +188,7 @@ TEST(GroupBound, TheBestSplitCarriesTheBoundIntoTheSearch) {
   // 1.1 M nodes, the count with it; a bound below it without it.
   for (bool carried : {true, false}) {
     Heuristic h;
-    h.SetPartitions(far.partitions, far.p.k);
+    h.SetPartitions(far.partitions, far.p);
     Ida ida(far.p, h, IdaOptions{});
     if (carried) ida.SetStartSplit(split);
     int lower = 0;
@@ -221,7 +221,7 @@ void TangleAndMerges(GroupBound& groups) {
 uint64_t SolvedNodes(const FarCase& far, const std::vector<StartSplit>& splits,
                      const IdaOptions& options) {
   Heuristic h;
-  h.SetPartitions(far.partitions, far.p.k);
+  h.SetPartitions(far.partitions, far.p);
   Ida ida(far.p, h, options);
   ida.SetStartSplits(splits);
   int lower = 0;
@@ -298,7 +298,7 @@ TEST(GroupBound, ASmallBoundTableProvesLessNeverMore) {
   bool solved[2] = {};
   for (size_t entries : {size_t(1) << 20, size_t(1) << 10}) {
     Heuristic h;
-    h.SetPartitions(far.partitions, far.p.k);
+    h.SetPartitions(far.partitions, far.p);
     IdaOptions options;
     options.bound_table_entries = entries;
     Ida ida(far.p, h, options);
@@ -353,7 +353,7 @@ TEST(GroupBound, MergesLeaveTheWholePositionToTheSearch) {
   for (const StartSplit& split : groups.best_splits()) EXPECT_GE(split.groups.size(), 2u);
   // A lower bound of the six's count (IDA* over their databases).
   Heuristic h;
-  h.SetPartitions(*partitions, six.k);
+  h.SetPartitions(*partitions, six);
   Ida ida(six, h, IdaOptions{});
   int count = 0;
   std::vector<PieceMove> path;

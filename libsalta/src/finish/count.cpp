@@ -259,7 +259,7 @@ absl::StatusOr<bool> Count::BuildLarge() {
 void Count::SetBound(std::vector<Partition> partitions) {
   partitions_ = partitions;
   groups_done_ = false;
-  h_.SetPartitions(std::move(partitions), p_.k);
+  h_.SetPartitions(std::move(partitions), p_);
   h_.Set(p_.start);
 }
 

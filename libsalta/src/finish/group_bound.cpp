@@ -133,7 +133,7 @@ GroupBound::Count GroupBound::Search(uint32_t pieces, const Problem& sub,
   auto search = std::make_unique<SetSearch>();
   search->pieces = pieces;
   search->sub = sub;
-  search->h.SetPartitions(std::move(parts), sub.k);
+  search->h.SetPartitions(std::move(parts), search->sub);
   search->ida = std::make_unique<Ida>(search->sub, search->h, options);
   if (!split.groups.empty()) search->ida->SetStartSplit(split);
   return Run(std::move(search), group_nodes, limits, nodes, enough, way);
@@ -483,7 +483,7 @@ int GroupBound::Improve(uint64_t group_nodes, int lower, int target, const Searc
       uint32_t set = 0;
       for (int i : group.pieces) set |= 1u << i;
       groups.push_back(set);
-      single.SetPartitions({{group}}, p_.k);
+      single.SetPartitions({{group}}, p_);
       single.Set(p_.start);
       values.push_back(single.value());
     }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <vector>
 
 #include "finish/pair_bound.h"
@@ -18,12 +19,20 @@ class Heuristic {
  public:
   static constexpr int kMaxPartitions = 16;
 
-  // Partitions beyond kMaxPartitions are dropped; at least one is needed.
-  void SetPartitions(std::vector<Partition> partitions, int num_pieces) {
+  // Partitions of the pieces of p beyond kMaxPartitions are dropped; at
+  // least one is needed.
+  void SetPartitions(std::vector<Partition> partitions, const Problem& p) {
     partitions_ = std::move(partitions);
     if (partitions_.size() > kMaxPartitions) partitions_.resize(kMaxPartitions);
     nq_ = int(partitions_.size());
-    k_ = num_pieces;
+    k_ = p.k;
+    // (A piece that cannot reach its target counts 0: its groups cannot
+    // finish, and such a node is never searched.)
+    for (int i = 0; i < k_; ++i)
+      for (int s = 0; s < p.n; ++s) {
+        const uint8_t d = p.dist[s][p.target[i]];
+        dist_[i][s] = d == Problem::kNoWay ? 0 : d;
+      }
     for (int q = 0; q < nq_; ++q) {
       ng_[q] = int(partitions_[q].size());
       for (int gi = 0; gi < ng_[q]; ++gi) {
@@ -47,11 +56,17 @@ class Heuristic {
     if (pairs_.on()) pairs_.Set(sq);
     for (int q = 0; q < nq_; ++q) {
       int sum = 0;
+      excess_[q] = Lanes8{};
       for (int gi = 0; gi < ng_[q]; ++gi) {
         at_[q][gi] = groups_[q][gi].IndexOf(sq);
         const int v = groups_[q][gi].ValueAt(at_[q][gi]);
         values_[q][gi] = v;
         sum = std::min(kInf, sum + v);
+        const GroupCost& ref = groups_[q][gi];
+        int dist = 0;
+        for (int j = 0; j < ref.size; ++j) dist += dist_[ref.pieces[j]][sq[ref.pieces[j]]];
+        group_dist_[q][gi] = dist;
+        excess_[q][gi] = Excess(v, dist);
       }
       sums_[q] = sum;
     }
@@ -92,33 +107,51 @@ class Heuristic {
     return h;
   }
 
-  // For every piece, how many moves beyond its distance alone (dist[i]) it
-  // may make in a way of at most `budget` moves: the least over the
-  // partitions of what the budget leaves above the partition's sum plus
-  // what the piece's group needs above its pieces' distances.
-  void Slack(int budget, const int* dist, int* slack) const {
-    for (int i = 0; i < k_; ++i) slack[i] = kInf;
+  // A lane a piece: 16 pieces at most.
+  typedef int8_t Lanes8 __attribute__((vector_size(16)));
+  typedef int16_t Lanes16 __attribute__((vector_size(32)));
+  static_assert(kMaxPiecesInProblem <= 16);
+  // A group's cost above its pieces' distances, and what the budget leaves
+  // above a sum, clamped to a lane. Neither clamp makes a slack small that
+  // was not: at a node a search visits the budget covers every sum (a
+  // spare of 0 or more), a slack counts only up to a few moves, and a
+  // negative one stops the pruning.
+  static int8_t Excess(int value, int dist) { return int8_t(std::min(value - dist, 127)); }
+  static int16_t Spare(int budget, int sum) { return int16_t(std::max(budget - sum, -1000)); }
+  // A byte a piece, loaded as lanes at once.
+  using ByPiece = std::array<int8_t, 16>;
+  static Lanes8 AsLanes(const ByPiece& by_piece) {
+    Lanes8 lanes;
+    std::memcpy(&lanes, by_piece.data(), sizeof(lanes));
+    return lanes;
+  }
+
+  // For every piece, how many moves beyond its distance alone it may make
+  // in a way of at most `budget` moves, in its lane (at most `cap`): the
+  // least over the partitions of what the budget leaves above the
+  // partition's sum plus what the piece's group needs above its pieces'
+  // distances.
+  Lanes16 Slack(int budget, int16_t cap) const {
+    Lanes16 slack = Lanes16{} + cap;
     for (int q = 0; q < nq_; ++q) {
-      const int spare = budget - sums_[q];
-      for (int gi = 0; gi < ng_[q]; ++gi) {
-        const GroupCost& ref = groups_[q][gi];
-        int excess = values_[q][gi];
-        for (int j = 0; j < ref.size; ++j) excess -= dist[ref.pieces[j]];
-        for (int j = 0; j < ref.size; ++j)
-          slack[ref.pieces[j]] = std::min(slack[ref.pieces[j]], spare + excess);
-      }
+      const Lanes16 s =
+          __builtin_convertvector(__builtin_shuffle(excess_[q], AsLanes(group_of_[q])), Lanes16) +
+          Spare(budget, sums_[q]);
+      slack = slack < s ? slack : s;
     }
     if (pairs_.on()) pairs_.Slack(budget, slack);
+    return slack;
   }
 
   struct Saved {
-    std::array<int, kMaxPartitions> sums, values;
+    std::array<int, kMaxPartitions> sums, values, group_dist;
     std::array<uint32_t, kMaxPartitions> at;
     uint32_t rank_index;
     PairBound::Saved pairs;
   };
-  // Piece i has moved: sq is the new placement.
-  void Moved(const Squares& sq, int i, Saved& saved) {
+  // Piece i has moved from `from`: sq is the new placement.
+  void Moved(const Squares& sq, int i, Square from, Saved& saved) {
+    const int closer = dist_[i][sq[i]] - dist_[i][from];
     saved.rank_index = rank_index_;
     if (ranks_) rank_index_ = ranks_->Index(sq, k_);
     if (pairs_.on()) pairs_.Moved(sq, i, saved.pairs);
@@ -127,9 +160,12 @@ class Heuristic {
       saved.sums[q] = sums_[q];
       saved.values[q] = values_[q][gi];
       saved.at[q] = at_[q][gi];
+      saved.group_dist[q] = group_dist_[q][gi];
       at_[q][gi] = groups_[q][gi].IndexOf(sq);
       const int v = groups_[q][gi].ValueAt(at_[q][gi]);
       values_[q][gi] = v;
+      group_dist_[q][gi] += closer;
+      excess_[q][gi] = Excess(v, group_dist_[q][gi]);
       sums_[q] = sums_[q] < kInf && saved.values[q] < kInf && v < kInf
                      ? sums_[q] - saved.values[q] + v
                      : Sum(q);
@@ -139,8 +175,11 @@ class Heuristic {
     rank_index_ = saved.rank_index;
     if (pairs_.on()) pairs_.Restore(i, saved.pairs);
     for (int q = 0; q < nq_; ++q) {
-      values_[q][group_of_[q][i]] = saved.values[q];
-      at_[q][group_of_[q][i]] = saved.at[q];
+      const int gi = group_of_[q][i];
+      values_[q][gi] = saved.values[q];
+      at_[q][gi] = saved.at[q];
+      group_dist_[q][gi] = saved.group_dist[q];
+      excess_[q][gi] = Excess(saved.values[q], saved.group_dist[q]);
       sums_[q] = saved.sums[q];
     }
   }
@@ -171,7 +210,12 @@ class Heuristic {
   // By partition and piece, the piece's weight in its group's index.
   std::array<std::array<uint32_t, kMaxPiecesInProblem>, kMaxPartitions> weight_of_{};
   std::array<std::array<GroupCost, kMaxGroups>, kMaxPartitions> groups_{};
-  std::array<std::array<int8_t, kMaxPiecesInProblem>, kMaxPartitions> group_of_{};
+  std::array<ByPiece, kMaxPartitions> group_of_{};
+  // By partition and group, its pieces' distances, and its cost above them
+  // (Excess) in lanes; by piece and square, its distance to its target.
+  std::array<std::array<int, kMaxGroups>, kMaxPartitions> group_dist_{};
+  std::array<Lanes8, kMaxPartitions> excess_{};
+  std::array<std::array<uint8_t, kMaxSquares>, kMaxPiecesInProblem> dist_{};
 };
 
 }  // namespace salta::finish_internal

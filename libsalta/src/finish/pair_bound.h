@@ -88,9 +88,11 @@ class PairBound {
   // For every piece, what the pairs allow it beyond its distance in a way
   // of at most `budget` moves: the budget's spare above the bound plus
   // its pair's excess (as Heuristic::Slack for a partition).
-  void Slack(int budget, int* slack) const {
+  template <typename Lanes>
+  void Slack(int budget, Lanes& slack) const {
     const int spare = budget - value();
-    for (int i = 0; i < t_->k; ++i) slack[i] = std::min(slack[i], spare + excess_[i]);
+    for (int i = 0; i < t_->k; ++i)
+      slack[i] = std::min<int>(slack[i], std::clamp(spare + excess_[i], -1000, 1000));
   }
 
   struct Saved {

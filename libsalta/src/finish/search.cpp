@@ -38,17 +38,16 @@ Ida::Ida(const Problem& p, Heuristic& h, const IdaOptions& options)
 uint32_t Ida::Movers(int budget) const {
   const int k = p_.k;
   const uint32_t all = (uint32_t(1) << k) - 1;
-  int dist[kMaxPiecesInProblem], slack[kMaxPiecesInProblem];
-  for (int i = 0; i < k; ++i) dist[i] = p_.dist[sq_[i]][p_.target[i]];
-  h_.Slack(budget, dist, slack);
+  // (Above kSlackLevels, a piece's slack is all the same.)
+  Lanes16 slack = h_.Slack(budget, kSlackLevels);
   // The start split's groups bound their pieces' moves the same way: a
   // group's moves are at least its bound, the others' at least theirs.
   for (int s = 0; s < num_splits_; ++s) {
     const Split& split = splits_[s];
-    for (int i = 0; i < k; ++i) {
-      const int j = split.of[i];
-      slack[i] = std::min(slack[i], budget - split.sum + split.bound[j] - split.dist[j]);
-    }
+    const Lanes16 c = __builtin_convertvector(
+                          __builtin_shuffle(split.excess, Heuristic::AsLanes(split.of)), Lanes16) +
+                      Heuristic::Spare(budget, split.sum);
+    slack = slack < c ? slack : c;
   }
   static_assert(kMaxPiecesInProblem <= 16, "a piece a lane of 16 bits");
   // reach[i]: the squares piece i may stand on in a way within the budget.
@@ -138,6 +137,7 @@ void Ida::SetStartSplits(const std::vector<StartSplit>& splits) {
       }
       split.bound[j] = split.Bound(j);
       split.sum = std::min(kInf, split.sum + split.bound[j]);
+      split.excess[j] = Heuristic::Excess(split.bound[j], split.dist[j]);
     }
   }
 }
@@ -266,7 +266,7 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
       occ_ ^= SquareBit(mv.from) | SquareBit(mv.to);
       const Key key = key_;
       key_ = child_key;
-      h_.Moved(sq_, mv.piece, saved);
+      h_.Moved(sq_, mv.piece, mv.from, saved);
       // (The carried partitions' step and change of distance, once for all.)
       const uint32_t step = uint32_t(mv.to - mv.from);
       const int closer =

@@ -141,6 +141,8 @@ class Ida {
   // over the unfinished pieces.
   uint32_t Movers(int budget) const;
   static constexpr int kSlackLevels = 8;
+  using Lanes8 = Heuristic::Lanes8;
+  using Lanes16 = Heuristic::Lanes16;
   // ellipse_[(i * n + s) * kSlackLevels + slack]: the squares piece i,
   // standing on s, can stand on in a way to its target of at most its
   // distance plus `slack` moves. Empty: no stubborn sets.
@@ -151,7 +153,7 @@ class Ida {
   // its database, which is at least the other two; bound is the largest of
   // them, sum the sum of the bounds.
   struct Split {
-    std::array<int8_t, kMaxPiecesInProblem> of{};
+    Heuristic::ByPiece of{};
     std::array<int, kMaxPiecesInProblem> left{}, dist{}, bound{};
     // By group, its database (no values: none, the group is larger), and
     // where the group stands in it (its sparse index, kept move by move).
@@ -159,6 +161,8 @@ class Ida {
     std::array<uint32_t, kMaxPiecesInProblem> at{};
     // By piece, its weight in its group's database.
     std::array<uint32_t, kMaxPiecesInProblem> weight_of{};
+    // By group, its bound above its pieces' distances (Heuristic::Excess).
+    Lanes8 excess{};
     int sum = 0;
     // The sum after piece i moves `step` squares on (to - from), which
     // changes its distance by `closer` (the same for every split); above
@@ -181,6 +185,7 @@ class Ida {
       sum -= bound[j];
       bound[j] = Bound(j);
       sum = std::min(kInf, sum + bound[j]);
+      excess[j] = Heuristic::Excess(bound[j], dist[j]);
     }
     int Bound(int j) const {
       const int b = std::max(left[j], dist[j]);
