@@ -8,6 +8,10 @@
 #include <cstring>
 #include <vector>
 
+#if defined(__SSSE3__)
+#include <immintrin.h>
+#endif
+
 #include "finish/pair_bound.h"
 #include "finish/pattern_db.h"
 #include "finish/problem.h"
@@ -118,6 +122,17 @@ class Heuristic {
   // negative one stops the pruning.
   static int8_t Excess(int value, int dist) { return int8_t(std::min(value - dist, 127)); }
   static int16_t Spare(int budget, int sum) { return int16_t(std::max(budget - sum, -1000)); }
+  // table[index[i]] in lane i (indices 0 to 15): one instruction where
+  // the processor has it.
+  static Lanes8 Gather(Lanes8 table, Lanes8 index) {
+#if defined(__SSSE3__)
+    return Lanes8(_mm_shuffle_epi8(__m128i(table), __m128i(index)));
+#else
+    Lanes8 lanes;
+    for (int i = 0; i < 16; ++i) lanes[i] = table[index[i] & 15];
+    return lanes;
+#endif
+  }
   // A byte a piece, loaded as lanes at once.
   using ByPiece = std::array<int8_t, 16>;
   static Lanes8 AsLanes(const ByPiece& by_piece) {
@@ -127,20 +142,19 @@ class Heuristic {
   }
 
   // For every piece, how many moves beyond its distance alone it may make
-  // in a way of at most `budget` moves, in its lane (at most `cap`): the
-  // least over the partitions of what the budget leaves above the
-  // partition's sum plus what the piece's group needs above its pieces'
-  // distances.
-  Lanes16 Slack(int budget, int16_t cap) const {
-    Lanes16 slack = Lanes16{} + cap;
+  // in a way of at most `budget` moves, in its lane of `slack` (at most
+  // `cap`): the least over the partitions of what the budget leaves above
+  // the partition's sum plus what the piece's group needs above its
+  // pieces' distances.
+  void Slack(int budget, int16_t cap, Lanes16& slack) const {
+    slack = Lanes16{} + cap;
     for (int q = 0; q < nq_; ++q) {
       const Lanes16 s =
-          __builtin_convertvector(__builtin_shuffle(excess_[q], AsLanes(group_of_[q])), Lanes16) +
+          __builtin_convertvector(Gather(excess_[q], AsLanes(group_of_[q])), Lanes16) +
           Spare(budget, sums_[q]);
       slack = slack < s ? slack : s;
     }
     if (pairs_.on()) pairs_.Slack(budget, slack);
-    return slack;
   }
 
   struct Saved {

@@ -39,13 +39,14 @@ uint32_t Ida::Movers(int budget) const {
   const int k = p_.k;
   const uint32_t all = (uint32_t(1) << k) - 1;
   // (Above kSlackLevels, a piece's slack is all the same.)
-  Lanes16 slack = h_.Slack(budget, kSlackLevels);
+  Lanes16 slack;
+  h_.Slack(budget, kSlackLevels, slack);
   // The start split's groups bound their pieces' moves the same way: a
   // group's moves are at least its bound, the others' at least theirs.
   for (int s = 0; s < num_splits_; ++s) {
     const Split& split = splits_[s];
     const Lanes16 c = __builtin_convertvector(
-                          __builtin_shuffle(split.excess, Heuristic::AsLanes(split.of)), Lanes16) +
+                          Heuristic::Gather(split.excess, Heuristic::AsLanes(split.of)), Lanes16) +
                       Heuristic::Spare(budget, split.sum);
     slack = slack < c ? slack : c;
   }
