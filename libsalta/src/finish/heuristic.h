@@ -166,6 +166,7 @@ class Heuristic {
   // Piece i has moved from `from`: sq is the new placement.
   void Moved(const Squares& sq, int i, Square from, Saved& saved) {
     const int closer = dist_[i][sq[i]] - dist_[i][from];
+    const uint32_t step = uint32_t(sq[i] - from);  // (as in Child)
     saved.rank_index = rank_index_;
     if (ranks_) rank_index_ = ranks_->Index(sq, k_);
     if (pairs_.on()) pairs_.Moved(sq, i, saved.pairs);
@@ -175,7 +176,7 @@ class Heuristic {
       saved.values[q] = values_[q][gi];
       saved.at[q] = at_[q][gi];
       saved.group_dist[q] = group_dist_[q][gi];
-      at_[q][gi] = groups_[q][gi].IndexOf(sq);
+      at_[q][gi] += step * weight_of_[q][i];
       const int v = groups_[q][gi].ValueAt(at_[q][gi]);
       values_[q][gi] = v;
       group_dist_[q][gi] += closer;
