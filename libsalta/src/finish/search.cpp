@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <bit>
 
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
+
 namespace salta::finish_internal {
 
 Ida::Ida(const Problem& p, Heuristic& h, const IdaOptions& options)
@@ -34,6 +38,23 @@ Ida::Ida(const Problem& p, Heuristic& h, const IdaOptions& options)
     }
   }
 }
+
+namespace {
+
+// The pieces (a bit each) whose squares in `reach` meet `squares`.
+uint16_t Meeting(const Bitboard (&reach)[16], Bitboard squares) {
+#if defined(__AVX512F__)
+  const __m512i s = _mm512_set1_epi64(int64_t(squares));
+  return uint16_t(_mm512_test_epi64_mask(_mm512_loadu_si512(reach), s) |
+                  _mm512_test_epi64_mask(_mm512_loadu_si512(reach + 8), s) << 8);
+#else
+  uint16_t pieces = 0;
+  for (int m = 0; m < 16; ++m) pieces |= uint16_t((reach[m] & squares) != 0) << m;
+  return pieces;
+#endif
+}
+
+}  // namespace
 
 uint32_t Ida::Movers(int budget) const {
   const int k = p_.k;
@@ -68,18 +89,10 @@ uint32_t Ida::Movers(int budget) const {
   typedef uint16_t Rows __attribute__((vector_size(32)));
   Rows closure = {};
   for (int j = 0; j < k; ++j) {
-    Bitboard free = 0;
+    const Bitboard steps = p_.StepsFrom(SquareBit(sq_[j])) & reach[j];
     uint16_t needs = uint16_t(1) << j;
-    for (int d = 0; d < p_.num_step_dirs; ++d) {
-      const int y = p_.step_to[sq_[j]][d];
-      if (y < 0 || !Contains(reach[j], y)) continue;
-      if (Contains(occ_, y))
-        needs |= uint16_t(1) << on[y];
-      else
-        free |= SquareBit(y);
-    }
-    if (free)
-      for (int m = 0; m < 16; ++m) needs |= uint16_t((reach[m] & free) != 0) << m;
+    for (Bitboard taken = steps & occ_; taken;) needs |= uint16_t(1) << on[PopLowest(taken)];
+    if (const Bitboard free = steps & ~occ_) needs |= Meeting(reach, free);
     // An unfinished piece that needs no other is a stubborn set alone, the
     // least there is: the first one is what the closure below would choose.
     if (needs == uint16_t(1) << j && sq_[j] != p_.target[j]) return needs;
