@@ -23,8 +23,10 @@ Problem MakeProblem(const Position& pos, Side side) {
   const std::array<Direction, 4>& dirs = p.variant->step_dirs(Side::kWhite);
   p.step_dirs = dirs;
   for (Square s = 0; s < p.n; ++s)
-    for (int d = 0; d < 4; ++d)
+    for (int d = 0; d < 4; ++d) {
       p.step_to[s][d] = d < p.num_step_dirs ? int8_t(p.g->neighbor(s, dirs[d])) : int8_t(-1);
+      if (p.step_to[s][d] >= 0) p.steps[s] |= SquareBit(p.step_to[s][d]);
+    }
   for (Square s = 0; s < p.n; ++s) p.step_from[s].fill(-1);
   for (Square s = 0; s < p.n; ++s)
     for (int d = 0; d < p.num_step_dirs; ++d)

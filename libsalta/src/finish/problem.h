@@ -49,6 +49,8 @@ struct Problem {
   // step_to[s][i]: the square a step from s in the i-th allowed direction
   // reaches, or -1 past the edge.
   std::array<std::array<int8_t, 4>, kMaxSquares> step_to{};
+  // steps[s]: the squares of step_to[s], as a set.
+  std::array<Bitboard, kMaxSquares> steps{};
   // step_from[s][i]: the square a step in the i-th direction comes to s from.
   std::array<std::array<int8_t, 4>, kMaxSquares> step_from{};
   // dist[x][y]: the moves one piece alone needs from x to y by steps

@@ -41,15 +41,15 @@ Ida::Ida(const Problem& p, Heuristic& h, const IdaOptions& options)
 
 namespace {
 
-// The pieces (a bit each) whose squares in `reach` meet `squares`.
-uint16_t Meeting(const Bitboard (&reach)[16], Bitboard squares) {
+// The pieces (a bit each) whose sets in `of` meet `squares`.
+uint16_t Meeting(const Bitboard (&of)[16], Bitboard squares) {
 #if defined(__AVX512F__)
   const __m512i s = _mm512_set1_epi64(int64_t(squares));
-  return uint16_t(_mm512_test_epi64_mask(_mm512_loadu_si512(reach), s) |
-                  _mm512_test_epi64_mask(_mm512_loadu_si512(reach + 8), s) << 8);
+  return uint16_t(_mm512_test_epi64_mask(_mm512_loadu_si512(of), s) |
+                  _mm512_test_epi64_mask(_mm512_loadu_si512(of + 8), s) << 8);
 #else
   uint16_t pieces = 0;
-  for (int m = 0; m < 16; ++m) pieces |= uint16_t((reach[m] & squares) != 0) << m;
+  for (int m = 0; m < 16; ++m) pieces |= uint16_t((of[m] & squares) != 0) << m;
   return pieces;
 #endif
 }
@@ -80,8 +80,8 @@ uint32_t Ida::Movers(int budget) const {
                    ? ~Bitboard(0)
                    : ellipse_[(size_t(i) * p_.n + sq_[i]) * kSlackLevels + slack[i]];
   }
-  int8_t on[kMaxSquares];
-  for (int i = 0; i < k; ++i) on[sq_[i]] = int8_t(i);
+  Bitboard on[16] = {};  // each piece's square
+  for (int i = 0; i < k; ++i) on[i] = SquareBit(sq_[i]);
   // closure[j]: the pieces a stubborn set holding j's moves must hold, first
   // those it needs directly. Where a move of j goes to a free square, the
   // moves of those who may stand there interfere with it; where the square
@@ -89,9 +89,9 @@ uint32_t Ida::Movers(int budget) const {
   typedef uint16_t Rows __attribute__((vector_size(32)));
   Rows closure = {};
   for (int j = 0; j < k; ++j) {
-    const Bitboard steps = p_.StepsFrom(SquareBit(sq_[j])) & reach[j];
+    const Bitboard steps = p_.steps[sq_[j]] & reach[j];
     uint16_t needs = uint16_t(1) << j;
-    for (Bitboard taken = steps & occ_; taken;) needs |= uint16_t(1) << on[PopLowest(taken)];
+    if (const Bitboard taken = steps & occ_) needs |= Meeting(on, taken);
     if (const Bitboard free = steps & ~occ_) needs |= Meeting(reach, free);
     // An unfinished piece that needs no other is a stubborn set alone, the
     // least there is: the first one is what the closure below would choose.
