@@ -18,6 +18,13 @@ absl::StatusOr<std::shared_ptr<const PairTables>> MakePairTables(const Problem& 
       const uint32_t wj = (*db)->weight[pieces[0] == i ? 1 : 0];
       t->pair[i][j] = {(*db)->values.data(), wi, wj};
       t->pair[j][i] = {(*db)->values.data(), wj, wi};
+      for (Square a = 0; a < p.n; ++a)
+        for (Square b = 0; b < p.n; ++b)
+          if (a != b && t->dist[i][a] != Problem::kNoWay && t->dist[j][b] != Problem::kNoWay &&
+              t->pair[i][j].ValueWith(a, b) != t->dist[i][a] + t->dist[j][b]) {
+            t->conflicts[i] |= 1u << j;
+            t->conflicts[j] |= 1u << i;
+          }
       t->dbs.push_back(*std::move(db));
     }
   return t;
@@ -78,7 +85,9 @@ void PairBound::Moved(const Squares& sq, int i, Saved& saved) {
 
 void PairBound::MatchFree(const Squares& sq, int i) {
   int partner = -1, best = 0;
-  for (uint32_t f = unmatched_ & ~(1u << i); f; f &= f - 1) {
+  // (Where distances are finite, as at every node a search visits, the
+  // pairs in no conflict have no excess.)
+  for (uint32_t f = unmatched_ & t_->conflicts[i]; f; f &= f - 1) {
     const int j = std::countr_zero(f);
     const int excess = Excess(i, sq[i], d_[i], j, sq[j]);
     if (excess > best) {

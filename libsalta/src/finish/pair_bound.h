@@ -45,6 +45,10 @@ struct PairTables {
     }
   };
   std::array<std::array<Pair, kMaxPiecesInProblem>, kMaxPiecesInProblem> pair{};
+  // conflicts[i]: the pieces j (a bit each) that piece i needs more than
+  // the two distances with, on some squares each can finish from; with the
+  // others, i's excess is 0 wherever the two stand.
+  std::array<uint32_t, kMaxPiecesInProblem> conflicts{};
   std::vector<std::shared_ptr<const PatternDb>> dbs;  // what pair points to
 };
 
@@ -75,7 +79,7 @@ class PairBound {
     if (di == Problem::kNoWay) return kInf;
     const int mate = mate_[i];
     int best = 0;
-    const uint32_t free = (unmatched_ | (mate >= 0 ? 1u << mate : 0)) & ~(1u << i);
+    const uint32_t free = (unmatched_ | (mate >= 0 ? 1u << mate : 0)) & t_->conflicts[i];
     for (uint32_t f = free; f; f &= f - 1) {
       const int j = std::countr_zero(f);
       const int excess = Excess(i, to, di, j, sq[j]);
