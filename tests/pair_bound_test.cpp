@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "plain_group_counts.h"
@@ -24,18 +25,21 @@ std::vector<int> PlainPairCounts(const Problem& p, int i, int j) {
 }
 
 TEST(PairBound, PairsAreTheirCountsAlone) {
-  for (const char* steps : {"steps=any", "steps=forward"}) {
-    SCOPED_TRACE(steps);
-    absl::StatusOr<const Variant*> v = MakeVariant("standard", {steps}, 6, 2);
+  // (On 6x6 every pair is in conflict somewhere; on 10x10 some are not.)
+  for (const auto& [steps, size, rows] :
+       {std::tuple{"steps=any", 6, 2}, {"steps=forward", 6, 2}, {"steps=any", 10, 3}}) {
+    SCOPED_TRACE(testing::Message() << steps << " " << size);
+    absl::StatusOr<const Variant*> v = MakeVariant("standard", {steps}, size, rows);
     ASSERT_TRUE(v.ok()) << v.status();
     const Problem p = MakeProblem(Position::Start(**v), Side::kWhite);
     absl::StatusOr<std::shared_ptr<const PairTables>> t = MakePairTables(p);
     ASSERT_TRUE(t.ok()) << t.status();
     ASSERT_EQ((*t)->k, p.k);
-    int reached = 0;
+    int reached = 0, in_conflict = 0, apart = 0;
     for (int i = 0; i < p.k; ++i)
       for (int j = i + 1; j < p.k; ++j) {
         const std::vector<int> plain = PlainPairCounts(p, i, j);
+        bool conflict = false;  // more than the two distances somewhere both can finish from
         for (int a = 0; a < p.n; ++a)
           for (int b = 0; b < p.n; ++b) {
             if (a == b) continue;
@@ -44,9 +48,19 @@ TEST(PairBound, PairsAreTheirCountsAlone) {
             // Either way round: pair[j][i] has the weights swapped.
             ASSERT_EQ((*t)->pair[i][j].ValueWith(a, b), want) << i << " " << j << " " << a << b;
             ASSERT_EQ((*t)->pair[j][i].ValueWith(b, a), want) << i << " " << j << " " << a << b;
+            const int da = p.dist[a][p.target[i]], db = p.dist[b][p.target[j]];
+            if (da != Problem::kNoWay && db != Problem::kNoWay && want != da + db) conflict = true;
           }
+        // The pieces the bound of pairs looks up are those in conflict.
+        EXPECT_EQ(((*t)->conflicts[i] >> j) & 1, conflict) << i << " " << j;
+        EXPECT_EQ(((*t)->conflicts[j] >> i) & 1, conflict) << i << " " << j;
+        (conflict ? in_conflict : apart)++;
       }
     EXPECT_GT(reached, 0);
+    EXPECT_GT(in_conflict, 0);
+    if (size == 10) {
+      EXPECT_GT(apart, 0);
+    }
   }
 }
 

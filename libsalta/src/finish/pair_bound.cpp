@@ -18,13 +18,10 @@ absl::StatusOr<std::shared_ptr<const PairTables>> MakePairTables(const Problem& 
       const uint32_t wj = (*db)->weight[pieces[0] == i ? 1 : 0];
       t->pair[i][j] = {(*db)->values.data(), wi, wj};
       t->pair[j][i] = {(*db)->values.data(), wj, wi};
-      for (Square a = 0; a < p.n; ++a)
-        for (Square b = 0; b < p.n; ++b)
-          if (a != b && t->dist[i][a] != Problem::kNoWay && t->dist[j][b] != Problem::kNoWay &&
-              t->pair[i][j].ValueWith(a, b) != t->dist[i][a] + t->dist[j][b]) {
-            t->conflicts[i] |= 1u << j;
-            t->conflicts[j] |= 1u << i;
-          }
+      if ((*db)->beyond_distances) {
+        t->conflicts[i] |= 1u << j;
+        t->conflicts[j] |= 1u << i;
+      }
       t->dbs.push_back(*std::move(db));
     }
   return t;

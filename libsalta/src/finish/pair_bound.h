@@ -45,9 +45,9 @@ struct PairTables {
     }
   };
   std::array<std::array<Pair, kMaxPiecesInProblem>, kMaxPiecesInProblem> pair{};
-  // conflicts[i]: the pieces j (a bit each) that piece i needs more than
-  // the two distances with, on some squares each can finish from; with the
-  // others, i's excess is 0 wherever the two stand.
+  // conflicts[i]: the pieces j (a bit each) that piece i may need more than
+  // the two distances with (PatternDb::beyond_distances); with the others,
+  // i's excess is 0 wherever the two stand and can finish from.
   std::array<uint32_t, kMaxPiecesInProblem> conflicts{};
   std::vector<std::shared_ptr<const PatternDb>> dbs;  // what pair points to
 };

@@ -223,6 +223,18 @@ std::shared_ptr<const PatternDb> BuildPatternDb(const Problem& p,
   // The search's distances are the table: they are by sparse index.
   auto pdb = std::make_shared<PatternDb>(targets, *PlacementIndex::Make(n, k));
   pdb->values = std::move(dist);
+  if (k == 2) {
+    pdb->beyond_distances = false;
+    for (Square a = 0; a < n && !pdb->beyond_distances; ++a)
+      for (Square b = 0; b < n; ++b) {
+        const int da = p.dist[a][targets[0]], db = p.dist[b][targets[1]];
+        if (a != b && da != Problem::kNoWay && db != Problem::kNoWay &&
+            pdb->values[a * pdb->weight[0] + b * pdb->weight[1]] != da + db) {
+          pdb->beyond_distances = true;
+          break;
+        }
+      }
+  }
   return pdb;
 }
 

@@ -54,6 +54,10 @@ struct PatternDb {
   PlacementIndex index;
   std::array<uint32_t, kMaxGroupSize> weight{};  // SparseWeights
   std::vector<uint8_t> values;                   // by sparse index; kPdbUnreachable: cannot finish
+  // Whether some placement, each piece on a square it can finish from,
+  // needs more than the pieces' distances (a conflict): found as groups
+  // of two are built (the bound of pairs skips the others), else true.
+  bool beyond_distances = true;
   // The value with piece j of the group on squares[j].
   uint8_t At(const int8_t* squares) const {
     uint64_t at = 0;
