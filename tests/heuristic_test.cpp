@@ -69,7 +69,7 @@ TEST(Heuristic, SlackKeptMoveByMoveIsThePlainOne) {
     // Every budget from the bound to past the cap above it.
     auto check = [&](int step) {
       for (int budget = h.value(); budget <= h.value() + kCap + 2; ++budget) {
-        Heuristic::Lanes16 lanes;
+        Lanes16 lanes;
         h.Slack(budget, kCap, lanes);
         const std::vector<int> plain = PlainSlack(p, *partitions, sq, budget);
         for (int i = 0; i < p.k; ++i) {
@@ -101,7 +101,8 @@ TEST(Heuristic, SlackKeptMoveByMoveIsThePlainOne) {
       const auto [i, to] = moves[rng() % moves.size()];
       walk.push_back(Done{i, sq[i], {}});
       sq[i] = int8_t(to);
-      h.Moved(sq, i, walk.back().from, walk.back().saved);
+      h.Moved(sq, i, uint32_t(to - walk.back().from),
+              p.dist[to][p.target[i]] - p.dist[walk.back().from][p.target[i]], walk.back().saved);
       check(step);
     }
     while (!walk.empty()) {

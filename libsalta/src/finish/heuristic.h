@@ -30,13 +30,7 @@ class Heuristic {
     if (partitions_.size() > kMaxPartitions) partitions_.resize(kMaxPartitions);
     nq_ = int(partitions_.size());
     k_ = p.k;
-    // (A piece that cannot reach its target counts 0: its groups cannot
-    // finish, and such a node is never searched.)
-    for (int i = 0; i < k_; ++i)
-      for (int s = 0; s < p.n; ++s) {
-        const uint8_t d = p.dist[s][p.target[i]];
-        dist_[i][s] = d == Problem::kNoWay ? 0 : d;
-      }
+    dist_ = DistancesByPiece(p);
     for (int q = 0; q < nq_; ++q) {
       ng_[q] = int(partitions_[q].size());
       for (int gi = 0; gi < ng_[q]; ++gi) {
@@ -62,11 +56,11 @@ class Heuristic {
       int sum = 0;
       excess_[q] = Lanes8{};
       for (int gi = 0; gi < ng_[q]; ++gi) {
-        at_[q][gi] = groups_[q][gi].IndexOf(sq);
-        const int v = groups_[q][gi].ValueAt(at_[q][gi]);
+        const GroupCost& ref = groups_[q][gi];
+        at_[q][gi] = ref.IndexOf(sq);
+        const int v = ref.ValueAt(at_[q][gi]);
         values_[q][gi] = v;
         sum = std::min(kInf, sum + v);
-        const GroupCost& ref = groups_[q][gi];
         int dist = 0;
         for (int j = 0; j < ref.size; ++j) dist += dist_[ref.pieces[j]][sq[ref.pieces[j]]];
         group_dist_[q][gi] = dist;
@@ -111,15 +105,12 @@ class Heuristic {
     return h;
   }
 
-  // A lane a piece: 16 pieces at most.
-  typedef int8_t Lanes8 __attribute__((vector_size(16)));
-  typedef int16_t Lanes16 __attribute__((vector_size(32)));
-  static_assert(kMaxPiecesInProblem <= 16);
   // A group's cost above its pieces' distances, and what the budget leaves
   // above a sum, clamped to a lane. Neither clamp makes a slack small that
   // was not: at a node a search visits the budget covers every sum (a
   // spare of 0 or more), a slack counts only up to a few moves, and a
-  // negative one stops the pruning.
+  // negative one stops the pruning (as does a group that cannot finish,
+  // its cost kInf, whatever its pieces' distances).
   static int8_t Excess(int value, int dist) { return int8_t(std::min(value - dist, 127)); }
   static int16_t Spare(int budget, int sum) { return int16_t(std::max(budget - sum, -1000)); }
   // table[index[i]] in lane i (indices 0 to 15): one instruction where
@@ -163,10 +154,9 @@ class Heuristic {
     uint32_t rank_index;
     PairBound::Saved pairs;
   };
-  // Piece i has moved from `from`: sq is the new placement.
-  void Moved(const Squares& sq, int i, Square from, Saved& saved) {
-    const int closer = dist_[i][sq[i]] - dist_[i][from];
-    const uint32_t step = uint32_t(sq[i] - from);  // (as in Child)
+  // Piece i has moved `step` squares on (to - from, as in Child), its
+  // distance changed by `closer`: sq is the new placement.
+  void Moved(const Squares& sq, int i, uint32_t step, int closer, Saved& saved) {
     saved.rank_index = rank_index_;
     if (ranks_) rank_index_ = ranks_->Index(sq, k_);
     if (pairs_.on()) pairs_.Moved(sq, i, saved.pairs);
@@ -227,10 +217,10 @@ class Heuristic {
   std::array<std::array<GroupCost, kMaxGroups>, kMaxPartitions> groups_{};
   std::array<ByPiece, kMaxPartitions> group_of_{};
   // By partition and group, its pieces' distances, and its cost above them
-  // (Excess) in lanes; by piece and square, its distance to its target.
+  // (Excess) in lanes; each piece's distances to its target.
   std::array<std::array<int, kMaxGroups>, kMaxPartitions> group_dist_{};
   std::array<Lanes8, kMaxPartitions> excess_{};
-  std::array<std::array<uint8_t, kMaxSquares>, kMaxPiecesInProblem> dist_{};
+  PieceDistances dist_{};
 };
 
 }  // namespace salta::finish_internal

@@ -5,8 +5,7 @@ namespace salta::finish_internal {
 absl::StatusOr<std::shared_ptr<const PairTables>> MakePairTables(const Problem& p) {
   auto t = std::make_shared<PairTables>();
   t->k = p.k;
-  for (int i = 0; i < p.k; ++i)
-    for (int s = 0; s < p.n; ++s) t->dist[i][s] = p.dist[s][p.target[i]];
+  t->dist = DistancesByPiece(p);
   for (int i = 0; i < p.k; ++i)
     for (int j = i + 1; j < p.k; ++j) {
       // (In the order of the pieces' targets, as every database's group.)

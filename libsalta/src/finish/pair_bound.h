@@ -31,9 +31,7 @@ namespace salta::finish_internal {
 // pair's two-piece database.
 struct PairTables {
   int k = 0;
-  // dist[i][s]: piece i's distance from square s to its target
-  // (Problem::dist with a piece's distances side by side).
-  std::array<std::array<uint8_t, kMaxSquares>, kMaxPiecesInProblem> dist{};
+  PieceDistances dist{};
   // pair[i][j] (i != j): the database of pieces i and j, and the weights
   // of i and of j in its sparse index (pair[j][i] has them swapped).
   struct Pair {
@@ -92,8 +90,7 @@ class PairBound {
   // For every piece, what the pairs allow it beyond its distance in a way
   // of at most `budget` moves: the budget's spare above the bound plus
   // its pair's excess (as Heuristic::Slack for a partition).
-  template <typename Lanes>
-  void Slack(int budget, Lanes& slack) const {
+  void Slack(int budget, Lanes16& slack) const {
     const int spare = budget - value();
     for (int i = 0; i < t_->k; ++i)
       slack[i] = std::min<int>(slack[i], std::clamp(spare + excess_[i], -1000, 1000));

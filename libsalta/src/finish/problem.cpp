@@ -52,6 +52,13 @@ Problem MakeProblem(const Position& pos, Side side) {
   return p;
 }
 
+PieceDistances DistancesByPiece(const Problem& p) {
+  PieceDistances by_piece{};
+  for (int i = 0; i < p.k; ++i)
+    for (int s = 0; s < p.n; ++s) by_piece[i][s] = p.dist[s][p.target[i]];
+  return by_piece;
+}
+
 Problem Reversed(const Problem& p) {
   Problem back = p;
   std::swap(back.start, back.target);
@@ -80,8 +87,7 @@ std::vector<Bitboard> RelaxedMoves(const Problem& p) {
   const int num_jump_dirs = p.variant->num_jump_dirs();
   const std::array<Direction, 4>& jump_dirs = p.variant->jump_dirs(Side::kWhite);
   for (Square s = 0; s < p.n; ++s) {
-    for (int d = 0; d < p.num_step_dirs; ++d)
-      if (p.step_to[s][d] >= 0) reach[s] |= SquareBit(p.step_to[s][d]);
+    reach[s] = p.steps[s];
     if (!p.jumps) continue;
     Bitboard done = SquareBit(s), frontier = SquareBit(s), jumped = 0;
     while (frontier) {

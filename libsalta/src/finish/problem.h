@@ -35,6 +35,11 @@ struct PieceMove {
 
 using Squares = std::array<int8_t, kMaxPiecesInProblem>;
 
+// A lane a piece, for work done on every piece at once (16 pieces at most).
+typedef int8_t Lanes8 __attribute__((vector_size(16)));
+typedef int16_t Lanes16 __attribute__((vector_size(32)));
+static_assert(kMaxPiecesInProblem <= 16);
+
 struct Problem {
   const Variant* variant = nullptr;
   const Geometry* g = nullptr;
@@ -106,6 +111,11 @@ struct Problem {
 
 // The side's pieces of pos (none is an empty problem).
 Problem MakeProblem(const Position& pos, Side side);
+
+// by_piece[i][s]: piece i's distance from square s to its target
+// (Problem::dist, a piece's distances side by side; kNoWay: none).
+using PieceDistances = std::array<std::array<uint8_t, kMaxSquares>, kMaxPiecesInProblem>;
+PieceDistances DistancesByPiece(const Problem& p);
 
 // Whether every move can be taken back (steps every way, no jumps): then a
 // way from the start to the goal, taken backwards, is one from the goal to

@@ -280,11 +280,12 @@ int Ida::Search(int g, int bound, int h, const PieceMove& last) {
       occ_ ^= SquareBit(mv.from) | SquareBit(mv.to);
       const Key key = key_;
       key_ = child_key;
-      h_.Moved(sq_, mv.piece, mv.from, saved);
-      // (The carried partitions' step and change of distance, once for all.)
+      // (The step and change of distance, once for the bound and the
+      // carried partitions.)
       const uint32_t step = uint32_t(mv.to - mv.from);
       const int closer =
           p_.dist[mv.to][p_.target[mv.piece]] - p_.dist[mv.from][p_.target[mv.piece]];
+      h_.Moved(sq_, mv.piece, step, closer, saved);
       for (int s = 0; s < num_splits_; ++s) splits_[s].Move(mv.piece, step, closer, 1);
       r = Search(g + 1, bound, hc, mv);
       expanded = true;

@@ -141,8 +141,6 @@ class Ida {
   // over the unfinished pieces.
   uint32_t Movers(int budget) const;
   static constexpr int kSlackLevels = 8;
-  using Lanes8 = Heuristic::Lanes8;
-  using Lanes16 = Heuristic::Lanes16;
   // ellipse_[(i * n + s) * kSlackLevels + slack]: the squares piece i,
   // standing on s, can stand on in a way to its target of at most its
   // distance plus `slack` moves. Empty: no stubborn sets.
