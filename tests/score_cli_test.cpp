@@ -914,6 +914,28 @@ TEST(ScoreCli, LargePatternTablesAreReadOnlyByLongerCounts) {
   std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
 }
 
+// A table that lost a file (here CURRENT, which names its other files) is
+// damaged, as one whose bytes changed: reported and rebuilt, the count
+// unchanged; the table is whole again afterwards.
+TEST(ScoreCli, PatternTableMissingAFileIsRebuilt) {
+  const std::string dir = TempDirectory() + "/tables";
+  const std::string board = " --board 6 --rows 2 --pattern-dir '" + dir + "'";
+  const ToolRun built = RunTool("--build-patterns" + board);
+  ASSERT_EQ(built.status, 0) << built.out << built.err;
+  const nlohmann::json whole = RunJson("--side white" + board);
+  for (const std::string& t : TableDirs(dir)) std::filesystem::remove(t + "/CURRENT");
+  const ToolRun count = RunTool("--side white --json" + board);
+  EXPECT_EQ(count.status, 0) << count.out << count.err;
+  EXPECT_TRUE(Has(count.err, "damaged, rebuilding it")) << count.err;
+  EXPECT_TRUE(Has(count.err, "a file of it is missing")) << count.err;
+  EXPECT_EQ(IntOr(ParseOneLine(count.out)["white"], "moves"), IntOr(whole["white"], "moves"))
+      << count.out;
+  const ToolRun again = RunTool("--side white --json" + board);
+  EXPECT_EQ(again.status, 0) << again.out << again.err;
+  EXPECT_FALSE(Has(again.err, "damaged")) << again.err;
+  std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
+}
+
 // --pattern-size: tables of five pieces are built ahead (on 6x6, in
 // moments) and used; on 10x10, where they are not built, a count says so
 // once and uses those of the board.

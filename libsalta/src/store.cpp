@@ -142,6 +142,12 @@ absl::StatusOr<std::unique_ptr<rocksdb::DB>> OpenDb(const std::string& dir, bool
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s = writable ? rocksdb::DB::Open(options, dir, &raw)
                                : rocksdb::DB::OpenForReadOnly(options, dir, &raw);
+  // A file the table names (CURRENT, a MANIFEST, a data file) gone from a
+  // directory that is there: the table is damaged, not unreadable.
+  std::error_code ec;
+  if (s.IsPathNotFound() && !create && std::filesystem::is_directory(dir, ec))
+    return absl::DataLossError(
+        absl::StrCat("table ", dir, " is damaged: a file of it is missing: ", s.ToString()));
   if (!s.ok()) return FromRocks(s, absl::StrCat("cannot open table ", dir));
   return std::unique_ptr<rocksdb::DB>(raw);
 }
