@@ -370,6 +370,42 @@ TEST(ReplayTest, CompletionAtTheMoveLimitScoresWithTheExtraMoveCredited) {
   EXPECT_NE(r.error->reason.find("the winner's score is 6"), std::string::npos) << r.error->reason;
 }
 
+// A game over by the move limit whose result needs the counts, recorded
+// with "*" (salta-play writes it where its count is not exact within its
+// node limit): no result is claimed, so none is contradicted; the replay
+// gives the counts' result with a warning. Any other wrong result is an
+// error, and without the count "*" stays unchecked.
+TEST(ReplayTest, UnknownResultAtTheMoveLimitIsNoContradiction) {
+  const std::string game =
+      "[Rules \"standard move-limit=1\"]\n[Position \"w U1a5,s1j6 0\"]\n1. a5-b6 j6-i5 ";
+  ReplayReport r = Replay(game + "*");
+  ASSERT_TRUE(r.valid) << r.error->reason;
+  EXPECT_EQ(r.end, EndReason::kMoveLimit);
+  EXPECT_TRUE(r.finished);
+  EXPECT_TRUE(HasWarning(r, "the result * records no result")) << r.result;
+  const std::string counted = r.result;
+  ASSERT_TRUE(counted == "1-0" || counted == "0-1" || counted == "1/2-1/2") << counted;
+  EXPECT_NE(r.warnings[0].reason.find("which give " + counted), std::string::npos)
+      << r.warnings[0].reason;
+  r = Replay(game + counted);
+  ASSERT_TRUE(r.valid) << r.error->reason;
+  EXPECT_TRUE(r.warnings.empty());
+  for (const char* other : {"1-0", "0-1", "1/2-1/2"}) {
+    if (other == counted) continue;
+    r = Replay(game + other);
+    ASSERT_FALSE(r.valid) << other;
+    EXPECT_NE(r.error->reason.find("is wrong"), std::string::npos) << r.error->reason;
+  }
+  std::vector<ParsedGame> parsed = ParseRecords(game + "*");
+  ASSERT_EQ(parsed.size(), 1u);
+  ReplayOptions no_count;
+  no_count.count = ScoreCountOptions(1);
+  r = ReplayGame(parsed[0], no_count);
+  ASSERT_TRUE(r.valid) << r.error->reason;
+  EXPECT_EQ(r.result, "?");
+  EXPECT_TRUE(HasWarning(r, "not checked"));
+}
+
 // Issue 10, item 8: a Score check is bounded by nodes, never by time, and a
 // count does not start from databases that earlier counts left in memory, so
 // it takes the same nodes -- and a verdict under the node limit is the same
