@@ -404,8 +404,8 @@ class Replayer {
     // with more nodes must not turn into an error. Nothing is contradicted.
     const bool unknown_result = st.over() && st.outcome == Outcome::kUndecided && claimed == "*";
     if (unknown_result && !expected.empty())
-      Warn(issue(claimed_at, absl::StrCat("the result * records no result: ", why, ", which give ",
-                                          expected)));
+      Warn(issue(claimed_at,
+                 absl::StrCat("the result * records no result: ", why, ", which give ", expected)));
     if (!claimed.empty() && !expected.empty() && claimed != expected &&
         !(extra_pending && claimed == "*") && !unknown_result) {
       Error(issue(claimed_at, absl::StrCat("the result ", claimed, " is wrong: ", why,
