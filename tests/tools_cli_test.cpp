@@ -203,6 +203,11 @@ TEST(ToolsCli, CommandLinesAreReadStrictly) {
            {"salta-egtb build --db x --white ''", "--white: the value is empty"},
            {"salta-egtb build --db x --black ''", "--black: the value is empty"},
            {"salta-egtb info --db ''", "--db: the value is empty"},
+           // "--name=" is an empty value, as getopt reads it: the next
+           // argument is not taken as the value.
+           {"salta-perft --board= 5", "--board: \"\" is not a whole number"},
+           {"salta-score --board= --position start", "--board: \"\" is not a whole number"},
+           {"salta-egtb build --db= --board 4 --rows 1", "--db: the value is empty"},
            // Every game salta-play writes reads back: no more moves than a
            // record holds.
            {"salta-play --max-plies 100001",
@@ -222,6 +227,14 @@ TEST(ToolsCli, CommandLinesAreReadStrictly) {
   }
   // Numbers that are fine, however written.
   EXPECT_EQ(Sh("salta-perft --threads 1024 --hash 0 02 >/dev/null").status, 0);
+  // "--name=VALUE" as "--name VALUE"; "--flag=" leaves the flag as it was.
+  EXPECT_EQ(Sh("salta-perft --board=6 --rows=2 2").out, Sh("salta-perft --board 6 --rows 2 2").out);
+  const Outcome flag = Sh("salta-perft --json= 2");
+  EXPECT_EQ(flag.status, 0) << flag.err;
+  EXPECT_TRUE(Has(flag.out, "\"nodes\":")) << flag.out;
+  // An empty pattern directory written "--pattern-dir=": tables in memory.
+  const Outcome no_dir = Sh("salta-score --pattern-dir= --json --position 'w S1a5,s1j10'");
+  EXPECT_EQ(no_dir.status, 0) << no_dir.err;
   // --version on every tool.
   for (const char* tool :
        {"salta-perft", "salta-validate", "salta-score", "salta-play", "salta-egtb", "salta-show"}) {

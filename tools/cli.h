@@ -141,8 +141,26 @@ inline int ParseCommandLine(CLI::App& app, Tool& tool, int argc, char** argv) {
   // Every subcommand too (salta-egtb build --version).
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
     sub->set_version_flag("--version", version, "Print the version and exit");
+  // "--name=" gives the option an empty value, as getopt does: CLI11 would
+  // take the next argument as the value instead ("--board= 5" read 5 as
+  // the board, then asked for DEPTH).
+  std::vector<std::string> args(argv, argv + argc);
+  for (size_t i = 1; i < args.size() && args[i] != "--"; ++i) {
+    const std::string& arg = args[i];
+    if (arg.size() < 4 || arg.rfind("--", 0) != 0 || arg.find('=') != arg.size() - 1) continue;
+    const std::string name = arg.substr(0, arg.size() - 1);
+    const CLI::Option* option = app.get_option_no_throw(name);
+    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+      if (!option) option = sub->get_option_no_throw(name);
+    if (!option || option->get_expected_max() == 0) continue;  // (a flag takes no value)
+    args[i] = name;
+    args.insert(args.begin() + i + 1, std::string());
+    ++i;
+  }
+  std::vector<char*> expanded;
+  for (std::string& arg : args) expanded.push_back(arg.data());
   try {
-    app.parse(argc, argv);
+    app.parse(int(expanded.size()), expanded.data());
     return -1;
   } catch (const CLI::CallForHelp&) {
     tool.out() << app.help();
