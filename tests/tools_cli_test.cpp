@@ -208,6 +208,9 @@ TEST(ToolsCli, CommandLinesAreReadStrictly) {
            {"salta-perft --board= 5", "--board: \"\" is not a whole number"},
            {"salta-score --board= --position start", "--board: \"\" is not a whole number"},
            {"salta-egtb build --db= --board 4 --rows 1", "--db: the value is empty"},
+           {"salta-validate --rule= x.sgn", "--rule: rule option \"\" must be written KEY=VALUE"},
+           {"salta-validate --rule move-limit=abc x.sgn",
+            "--rule: invalid value \"abc\" for rule option move-limit"},
            // Every game salta-play writes reads back: no more moves than a
            // record holds.
            {"salta-play --max-plies 100001",

@@ -298,7 +298,7 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
   if (!rules.ok()) return tool.Fail(absl::StrCat("--rules: ", rules.status().message()));
   for (const std::string& o : overrides)
     if (absl::Status s = rules->SetFromString(o); !s.ok())
-      return tool.Fail(absl::StrCat("--rule ", o, ": ", s.message()));
+      return tool.Fail(absl::StrCat("--rule: ", s.message()));  // (which names the value)
   // The library's one thread pool; a single thread replays without one.
   std::unique_ptr<salta::ThreadPool> pool;
   if (threads != 1) {
