@@ -682,7 +682,13 @@ TEST(ScoreCli, ReachedTimeLimitGivesBoundsAndExitThree) {
     EXPECT_EQ(StringOr(j, "result", "?"), "1-0") << r.out;
     EXPECT_TRUE(j.contains("score") && j["score"].is_null()) << r.out;
 
+    // A second run: under the larger limit (the count takes about 0.3 s
+    // here) it may end either way.
     const ToolRun text = RunTool(args);
+    if (text.status == 0) {
+      EXPECT_STREQ(limit, "0.3") << args << ": solved in a millisecond? " << text.out;
+      continue;
+    }
     EXPECT_EQ(text.status, 3) << args << ": " << text.out << text.err;
     EXPECT_TRUE(Has(text.out, "not exact")) << text.out;
   }
