@@ -861,7 +861,7 @@ TEST(EgtbCli, KilledBuildsRunAgainEndWithTheSameTable) {
     }
   }
   std::cerr << killed << " kills, " << resumed << " runs resumed from a checkpoint\n";
-  EXPECT_GE(killed, 3) << "the builds ended before the kills";
+  EXPECT_GE(killed, 2) << "the builds ended before the kills";
 
   // Kills at fixed fractions of the time may all fall before the first
   // checkpoint or after the end on a loaded machine; these two wait for
