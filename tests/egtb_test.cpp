@@ -29,6 +29,7 @@
 #include "reference_movegen.h"
 #include "salta/cluster.h"
 #include "salta/egtb/build.h"
+#include "salta/egtb/checkpoint.h"
 #include "salta/egtb/probe.h"
 #include "salta/egtb/storage.h"
 #include "salta/egtb/table_class.h"
@@ -793,6 +794,93 @@ TEST(EgtbProcesses, FailedRunResumesToTheSameTable) {
     }
     EXPECT_GE(resumed, 3) << "few runs resumed from a checkpoint";
   }
+}
+
+// Processes killed while they save their checkpoints hold different levels:
+// some the new one (and the one before it, kept until all have saved), some
+// only the one before, one killed between its two renames only the previous
+// file. The run again resumes from the newest level all hold, and ends with
+// the identical table; where no level is held by all, it starts afresh.
+TEST(EgtbProcesses, KilledWhileSavingResumesFromTheLevelAllHold) {
+  const egtb::TableClass cls = Sanitized() ? MakeClass(6, 1, "forward", "S1,S2", "S3")
+                                           : MakeClass(6, 1, "forward", "S1,S2", "S1,S2");
+  constexpr int kProcesses = 3;
+  namespace fs = std::filesystem;
+  TempDir dir("tables");
+  std::unique_ptr<egtb::EndgameTable> whole = BuildAndOpen(cls, dir.sub("whole"), 2);
+  ASSERT_NE(whole, nullptr);
+  const std::vector<Code> want = ReadAll(*whole);
+  FakeNet counting(kProcesses);
+  ASSERT_TRUE(BuildOnCluster(cls, dir.sub("counted"), counting, 1, 0)[0].ok());
+  const int calls = counting.calls(0);
+  // Two runs that fail, the first a third of the way, the second two
+  // thirds: their checkpoints are of an earlier and a later level.
+  auto failed_run = [&](const std::string& name, int fail_at) {
+    const std::string at = dir.sub(name);
+    FakeNet net(kProcesses, fail_at);
+    BuildOnCluster(cls, at, net, 1, 0);
+    for (int r = 0; r < kProcesses; ++r)
+      fs::remove(egtb::CheckpointPath(at, r, kProcesses) + ".previous");
+    return at;
+  };
+  const std::string early = failed_run("early", calls / 3);
+  const std::string late = failed_run("late", 2 * calls / 3);
+  auto checkpoint = [&](const std::string& at, int r) {
+    return egtb::CheckpointPath(at, r, kProcesses);
+  };
+  // The level of the early checkpoints, as a run again resumes from them.
+  auto run_again = [&](const std::string& at) {
+    FakeNet net(kProcesses);
+    std::vector<absl::StatusOr<egtb::BuildReport>> reports = BuildOnCluster(cls, at, net, 1, 0);
+    EXPECT_FALSE(net.broken());
+    for (int r = 0; r < kProcesses; ++r)
+      EXPECT_TRUE(reports[r].ok()) << "rank " << r << ": " << reports[r].status();
+    absl::StatusOr<std::unique_ptr<egtb::EndgameTable>> t = egtb::EndgameTable::Open(at);
+    EXPECT_TRUE(t.ok()) << t.status();
+    if (t.ok()) {
+      EXPECT_TRUE(ReadAll(**t) == want) << "other values";
+    }
+    for (const auto& e : fs::directory_iterator(at))
+      EXPECT_EQ(e.path().filename().string().find("checkpoint"), std::string::npos)
+          << e.path().filename() << " left in the finished table";
+    return reports[0].ok() ? *reports[0] : egtb::BuildReport{};
+  };
+  const std::string plain = dir.sub("plain");
+  fs::copy(early, plain, fs::copy_options::recursive);
+  const egtb::BuildReport from_early = run_again(plain);
+  ASSERT_TRUE(from_early.resumed);
+  const std::string later = dir.sub("later");
+  fs::copy(late, later, fs::copy_options::recursive);
+  const egtb::BuildReport from_late = run_again(later);
+  ASSERT_TRUE(from_late.resumed);
+  ASSERT_LT(from_early.resumed_level, from_late.resumed_level);
+
+  // Rank 0 saved the late level, rank 1 did not begin, rank 2 was killed
+  // between keeping its early checkpoint and renaming the late one in.
+  const std::string mixed = dir.sub("mixed");
+  fs::copy(late, mixed, fs::copy_options::recursive);
+  fs::copy_file(checkpoint(early, 0), checkpoint(mixed, 0) + ".previous");
+  fs::copy_file(checkpoint(early, 1), checkpoint(mixed, 1), fs::copy_options::overwrite_existing);
+  fs::remove(checkpoint(mixed, 2));
+  fs::copy_file(checkpoint(early, 2), checkpoint(mixed, 2) + ".previous");
+  const egtb::BuildReport from_mixed = run_again(mixed);
+  EXPECT_TRUE(from_mixed.resumed) << "started afresh";
+  EXPECT_EQ(from_mixed.resumed_level, from_early.resumed_level);
+
+  // Every process saved the late level; one was killed before it dropped
+  // the early one: the late level.
+  const std::string saved = dir.sub("saved");
+  fs::copy(late, saved, fs::copy_options::recursive);
+  fs::copy_file(checkpoint(early, 1), checkpoint(saved, 1) + ".previous");
+  const egtb::BuildReport from_saved = run_again(saved);
+  EXPECT_TRUE(from_saved.resumed);
+  EXPECT_EQ(from_saved.resumed_level, from_late.resumed_level);
+
+  // No level that every process holds: afresh, the same table.
+  const std::string apart = dir.sub("apart");
+  fs::copy(late, apart, fs::copy_options::recursive);
+  fs::copy_file(checkpoint(early, 1), checkpoint(apart, 1), fs::copy_options::overwrite_existing);
+  EXPECT_FALSE(run_again(apart).resumed);
 }
 
 // A table that is whole by every checksum but holds one wrong value:

@@ -19,6 +19,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "rocksdb/db.h"
+#include "salta/cluster.h"
 #include "salta/egtb/checkpoint.h"
 #include "salta/egtb/retrograde.h"
 #include "salta/egtb/storage.h"
@@ -420,6 +421,48 @@ TEST_F(EgtbCheckpoint, RoundTripsAndRejectsDamageAndOtherRuns) {
   got = egtb::LoadCheckpoint(damaged, h, v2, c2, why);
   ASSERT_TRUE(got.ok());
   EXPECT_FALSE(got->has_value()) << "a byte appended is accepted";
+}
+
+// A second save keeps the first as the previous checkpoint until it is
+// dropped; one process resumes from its newest whole checkpoint: the
+// current one, or the previous one where the current is missing or damaged.
+TEST_F(EgtbCheckpoint, ThePreviousOneIsKeptUntilDropped) {
+  const std::string path = egtb::CheckpointPath(dir_.string(), 0, 1);
+  egtb::CheckpointHeader h{"6x6, 1 row, standard: S1 v S1", 0, 1, 100};
+  std::vector<egtb::Code> values(100, egtb::Code(3));
+  std::vector<uint8_t> counts(100, 1);
+  h.level = 4;
+  ASSERT_TRUE(egtb::SaveCheckpoint(path, h, values, counts).ok());
+  EXPECT_FALSE(std::filesystem::exists(path + ".previous"));
+  h.level = 6;
+  values[5] = egtb::Code(9);
+  ASSERT_TRUE(egtb::SaveCheckpoint(path, h, values, counts).ok());
+  ASSERT_TRUE(std::filesystem::exists(path + ".previous"));
+
+  std::unique_ptr<Cluster> one = SingleProcess();
+  std::vector<egtb::Code> v(100);
+  std::vector<uint8_t> c(100);
+  absl::StatusOr<std::optional<egtb::CheckpointHeader>> got =
+      egtb::LoadCommonCheckpoint(*one, path, h, v, c);
+  ASSERT_TRUE(got.ok() && got->has_value()) << got.status();
+  EXPECT_EQ((*got)->level, 6);
+  EXPECT_EQ(v, values);
+  // The current one damaged: the previous one.
+  std::filesystem::resize_file(path, 50);
+  got = egtb::LoadCommonCheckpoint(*one, path, h, v, c);
+  ASSERT_TRUE(got.ok() && got->has_value()) << got.status();
+  EXPECT_EQ((*got)->level, 4);
+  EXPECT_EQ(v[5], egtb::Code(3));
+  // Gone, as a process killed between its two renames leaves it.
+  std::filesystem::remove(path);
+  got = egtb::LoadCommonCheckpoint(*one, path, h, v, c);
+  ASSERT_TRUE(got.ok() && got->has_value()) << got.status();
+  EXPECT_EQ((*got)->level, 4);
+  egtb::DropPreviousCheckpoint(path);
+  EXPECT_FALSE(std::filesystem::exists(path + ".previous"));
+  got = egtb::LoadCommonCheckpoint(*one, path, h, v, c);
+  ASSERT_TRUE(got.ok());
+  EXPECT_FALSE(got->has_value());
 }
 
 // ---------------------------------------------------------------------------

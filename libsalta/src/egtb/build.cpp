@@ -174,22 +174,16 @@ absl::StatusOr<BuildReport> Build(const TableClass& cls, const std::string& dir,
   // A checkpoint of every process at the same level, or a fresh start.
   CheckpointHeader header{cls.ToString(), rank, processes, r.values().size()};
   const std::string checkpoint = CheckpointPath(dir, rank, processes);
-  uint64_t have[2] = {0, 0};
-  bool done = false;
+  std::optional<CheckpointHeader> loaded;
   if (DirState(state[0]) == DirState::kResume) {
-    std::string why;
-    absl::StatusOr<std::optional<CheckpointHeader>> loaded =
-        LoadCheckpoint(checkpoint, header, r.mutable_values(), r.mutable_counts(), why);
-    if (absl::Status s = cluster.Agree(loaded.status()); !s.ok()) return s;
-    if (*loaded) {
-      // Levels are numbered from 1 here so that 0 means "none".
-      have[0] = uint64_t((*loaded)->level) * 2 + (*loaded)->done + 1;
-      have[1] = ~have[0];
-      header = **loaded;
-    }
+    absl::StatusOr<std::optional<CheckpointHeader>> common =
+        LoadCommonCheckpoint(cluster, checkpoint, header, r.mutable_values(), r.mutable_counts());
+    if (!common.ok()) return common.status();
+    loaded = *common;
   }
-  if (absl::Status s = cluster.MaxAll(have); !s.ok()) return s;
-  if (have[0] != 0 && have[0] == ~have[1]) {
+  bool done = false;
+  if (loaded) {
+    header = *loaded;
     r.Restore(header.level, header.resolved);
     done = header.done;
     report.resumed = true;
@@ -211,6 +205,8 @@ absl::StatusOr<BuildReport> Build(const TableClass& cls, const std::string& dir,
     header.done = final_level;
     absl::Status s =
         cluster.Agree(SaveCheckpoint(checkpoint, header, r.values(), r.mutable_counts()));
+    // Every process holds the new one: the one before is of no more use.
+    if (s.ok()) DropPreviousCheckpoint(checkpoint);
     last_checkpoint = Clock::now();
     return s;
   };
@@ -274,6 +270,7 @@ absl::StatusOr<BuildReport> Build(const TableClass& cls, const std::string& dir,
   if (absl::Status s = cluster.Agree(completed); !s.ok()) return s;
   std::error_code ec;
   std::filesystem::remove(checkpoint, ec);
+  DropPreviousCheckpoint(checkpoint);
   report.tally = tally;
   uint64_t sent[1] = {cluster.bytes_sent()};
   if (absl::Status s = cluster.SumAll(sent); !s.ok()) return s;

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -61,6 +62,72 @@ std::string HeaderText(const CheckpointHeader& h) {
       .dump();
 }
 
+// Reads the header of the checkpoint open in f into h (its text into text);
+// false, with the reason in why, where it is damaged or of another run.
+bool ReadHeader(std::FILE* f, const CheckpointHeader& expected, CheckpointHeader& h,
+                std::string& text, std::string& why) {
+  std::string magic(kMagic.size(), '\0');
+  uint64_t length = 0;
+  if (!ReadAll(f, magic.data(), magic.size()) || magic != kMagic ||
+      !ReadAll(f, &length, sizeof length) || length > (1 << 20)) {
+    why = "the checkpoint is damaged (bad header)";
+    return false;
+  }
+  text.assign(length, '\0');
+  if (!ReadAll(f, text.data(), text.size())) {
+    why = "the checkpoint is truncated";
+    return false;
+  }
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  try {
+    h.class_text = j.at("class").get<std::string>();
+    h.rank = j.at("rank").get<int>();
+    h.processes = j.at("processes").get<int>();
+    h.positions = j.at("positions").get<uint64_t>();
+    h.level = j.at("level").get<int>();
+    h.resolved = j.at("resolved").get<uint64_t>();
+    h.done = j.at("done").get<bool>();
+  } catch (const nlohmann::json::exception&) {
+    why = "the checkpoint is damaged (bad header)";
+    return false;
+  }
+  if (!h.SameRun(expected)) {
+    why = "the checkpoint is of another build";
+    return false;
+  }
+  return true;
+}
+
+struct FileCloser {
+  std::FILE* f;
+  ~FileCloser() { std::fclose(f); }
+};
+
+// The header of the checkpoint at path, its data unread (LoadCheckpoint
+// checks it); nullopt where there is none or it does not fit.
+absl::StatusOr<std::optional<CheckpointHeader>> PeekCheckpoint(const std::string& path,
+                                                               const CheckpointHeader& expected) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return std::nullopt;
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return Errno("cannot read checkpoint", path);
+  FileCloser closer{f};
+  CheckpointHeader h;
+  std::string text, why;
+  if (!ReadHeader(f, expected, h, text, why)) return std::nullopt;
+  return h;
+}
+
+// A checkpoint's place in the run: later levels, and the last level done
+// after it was begun, are larger; 0 for none.
+uint64_t Progress(const std::optional<CheckpointHeader>& h) {
+  return h ? uint64_t(h->level) * 2 + h->done + 1 : 0;
+}
+
+std::string PreviousPath(const std::string& path) {
+  return path + ".previous";
+}
+
 }  // namespace
 
 std::string CheckpointPath(const std::string& dir, int rank, int processes) {
@@ -96,6 +163,12 @@ absl::Status SaveCheckpoint(const std::string& path, const CheckpointHeader& hea
     ::unlink(tmp.c_str());
     return s;
   }
+  // The last checkpoint stays, as the previous one, until every process has
+  // saved (DropPreviousCheckpoint).
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) &&
+      std::rename(path.c_str(), PreviousPath(path).c_str()) != 0)
+    return Errno("cannot keep the previous checkpoint", path);
   if (std::rename(tmp.c_str(), path.c_str()) != 0) return Errno("cannot rename checkpoint", tmp);
   // The rename itself must reach the disk.
   const std::string dir = std::filesystem::path(path).parent_path().string();
@@ -119,37 +192,11 @@ absl::StatusOr<std::optional<CheckpointHeader>> LoadCheckpoint(const std::string
   }
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) return Errno("cannot read checkpoint", path);
-  struct Closer {
-    std::FILE* f;
-    ~Closer() { std::fclose(f); }
-  } closer{f};
-  std::string magic(kMagic.size(), '\0');
-  uint64_t length = 0;
-  if (!ReadAll(f, magic.data(), magic.size()) || magic != kMagic ||
-      !ReadAll(f, &length, sizeof length) || length > (1 << 20)) {
-    why = "the checkpoint is damaged (bad header)";
-    return std::nullopt;
-  }
-  std::string text(length, '\0');
-  if (!ReadAll(f, text.data(), text.size())) {
-    why = "the checkpoint is truncated";
-    return std::nullopt;
-  }
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  FileCloser closer{f};
   CheckpointHeader h;
-  try {
-    h.class_text = j.at("class").get<std::string>();
-    h.rank = j.at("rank").get<int>();
-    h.processes = j.at("processes").get<int>();
-    h.positions = j.at("positions").get<uint64_t>();
-    h.level = j.at("level").get<int>();
-    h.resolved = j.at("resolved").get<uint64_t>();
-    h.done = j.at("done").get<bool>();
-  } catch (const nlohmann::json::exception&) {
-    why = "the checkpoint is damaged (bad header)";
-    return std::nullopt;
-  }
-  if (!h.SameRun(expected) || values.size() != h.positions || counts.size() != h.positions) {
+  std::string text;
+  if (!ReadHeader(f, expected, h, text, why)) return std::nullopt;
+  if (values.size() != h.positions || counts.size() != h.positions) {
     why = "the checkpoint is of another build";
     return std::nullopt;
   }
@@ -161,6 +208,51 @@ absl::StatusOr<std::optional<CheckpointHeader>> LoadCheckpoint(const std::string
     return std::nullopt;
   }
   return h;
+}
+
+absl::StatusOr<std::optional<CheckpointHeader>> LoadCommonCheckpoint(
+    Cluster& cluster, const std::string& path, const CheckpointHeader& expected,
+    std::span<Code> values, std::span<uint8_t> counts) {
+  std::string why;
+  absl::StatusOr<std::optional<CheckpointHeader>> current =
+      LoadCheckpoint(path, expected, values, counts, why);
+  absl::StatusOr<std::optional<CheckpointHeader>> previous =
+      PeekCheckpoint(PreviousPath(path), expected);
+  if (absl::Status s = cluster.Agree(current.ok() ? previous.status() : current.status()); !s.ok())
+    return s;
+  // The checkpoints the first process holds; each process says which of
+  // them it lacks.
+  uint64_t mine[2] = {Progress(*current), Progress(*previous)};
+  std::string first(reinterpret_cast<const char*>(mine), sizeof mine);
+  if (absl::Status s = cluster.Broadcast(first, 0); !s.ok()) return s;
+  uint64_t theirs[2], lacks[2];
+  std::memcpy(theirs, first.data(), sizeof theirs);
+  for (int i = 0; i < 2; ++i)
+    lacks[i] = theirs[i] == 0 || (theirs[i] != mine[0] && theirs[i] != mine[1]);
+  if (absl::Status s = cluster.MaxAll(lacks); !s.ok()) return s;
+  uint64_t common = 0;
+  for (int i = 0; i < 2; ++i)
+    if (!lacks[i]) common = std::max(common, theirs[i]);
+  if (common == 0) return std::nullopt;
+  // The process whose own checkpoint is newer loads the previous one.
+  std::optional<CheckpointHeader> chosen = *current;
+  absl::Status loaded;
+  if (mine[0] != common) {
+    absl::StatusOr<std::optional<CheckpointHeader>> older =
+        LoadCheckpoint(PreviousPath(path), expected, values, counts, why);
+    loaded = older.status();
+    chosen = older.ok() ? *older : std::nullopt;
+  }
+  if (absl::Status s = cluster.Agree(loaded); !s.ok()) return s;
+  uint64_t failed[1] = {Progress(chosen) != common};
+  if (absl::Status s = cluster.MaxAll(failed); !s.ok()) return s;
+  if (failed[0]) return std::nullopt;
+  return chosen;
+}
+
+void DropPreviousCheckpoint(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::remove(PreviousPath(path), ec);
 }
 
 }  // namespace salta::egtb

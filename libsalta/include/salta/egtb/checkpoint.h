@@ -1,9 +1,12 @@
 // A build's checkpoint: the retrograde state of one process's positions saved at
 // the end of a level, so that a build killed at any moment (kill -9, a power
 // cut) resumes from there and ends with the identical table. The file is
-// written beside the table under a temporary name, synced, then renamed over
-// the last checkpoint, so a checkpoint is always whole; its own checksum
-// rejects a damaged one (the build then starts afresh).
+// written beside the table under a temporary name, synced, then renamed into
+// place, so a checkpoint is always whole; its own checksum rejects a damaged
+// one (the build then starts afresh). The checkpoint before it is kept, as
+// the previous one, until every process has saved its new one: processes
+// killed while they save hold different levels, and resume from the newest
+// level they all hold.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +15,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "salta/cluster.h"
 #include "salta/egtb/retrograde.h"
 #include "salta/egtb/value.h"
 
@@ -38,8 +42,13 @@ std::string CheckpointPath(const std::string& dir, int rank, int processes);
 // for a finished table, whose checkpoints are of no more use.
 void RemoveCheckpoints(const std::string& dir);
 
+// Saves the checkpoint at path; the one that was there becomes the previous
+// one, kept until DropPreviousCheckpoint.
 absl::Status SaveCheckpoint(const std::string& path, const CheckpointHeader& header,
                             std::span<const Code> values, std::span<const uint8_t> counts);
+
+// Removes the previous checkpoint of path, once every process has saved.
+void DropPreviousCheckpoint(const std::string& path);
 
 // Loads the checkpoint at path into values and counts if it is whole and of
 // the same run as `expected` (class, process and its positions); returns its header,
@@ -50,5 +59,13 @@ absl::StatusOr<std::optional<CheckpointHeader>> LoadCheckpoint(const std::string
                                                                std::span<Code> values,
                                                                std::span<uint8_t> counts,
                                                                std::string& why);
+
+// Loads, on every process of the cluster, the checkpoint of the newest level
+// that every process holds (its checkpoint at path or the previous one) and
+// returns its header; nullopt on every process where there is no such level.
+// A collective call: every process makes it.
+absl::StatusOr<std::optional<CheckpointHeader>> LoadCommonCheckpoint(
+    Cluster& cluster, const std::string& path, const CheckpointHeader& expected,
+    std::span<Code> values, std::span<uint8_t> counts);
 
 }  // namespace salta::egtb
