@@ -45,20 +45,35 @@ done
 c="--board 6 --rows 1 --rules standard --white S1,S2,S3 --black S1,S2"
 # shellcheck disable=SC2086
 want=$("$egtb" build --db "$work/one-kill" $c --json | checksum)
-for delay in 1 2; do
+# Killed at a moment in seconds, or that long after both processes have
+# written a checkpoint ("+0", "+0.2"): the run again then resumes from a
+# level both hold (or finds the table finished), never afresh.
+for delay in 1 2 +0 +0.2; do
   rm -rf "$work/kill"
   # The whole job at once, as a power cut would: mpirun and every process.
   # shellcheck disable=SC2086
   mpirun --oversubscribe -np 2 "$egtb" build --db "$work/kill" $c \
     --threads 1 --checkpoint-seconds 0 --json > /dev/null 2>&1 &
   job=$!
-  sleep "$delay"
+  if [ "${delay#+}" != "$delay" ]; then
+    for _ in $(seq 600); do
+      [ -e "$work/kill/checkpoint-0-of-2" ] && [ -e "$work/kill/checkpoint-1-of-2" ] && break
+      kill -0 "$job" 2> /dev/null || break
+      sleep 0.05
+    done
+  fi
+  sleep "${delay#+}"
   pkill -KILL -f -- "--db $work/kill" || true
   wait "$job" 2> /dev/null || true
   while pgrep -f -- "--db $work/kill" > /dev/null; do sleep 0.1; done
   # shellcheck disable=SC2086
-  got=$(mpi 2 "$egtb" build --db "$work/kill" $c --threads 1 --json | checksum)
+  out=$(mpi 2 "$egtb" build --db "$work/kill" $c --threads 1 --json)
+  got=$(echo "$out" | checksum)
   [ "$got" = "$want" ] || fail "resumed distributed build: checksum $got, want $want"
+  if [ "${delay#+}" != "$delay" ]; then
+    echo "$out" | grep -q -e '"resumed":true' -e '"already_built":true' ||
+      fail "killed after its checkpoints (${delay} s), the build started afresh: $out"
+  fi
 done
 echo "ok: a killed distributed build resumes to the same table"
 
