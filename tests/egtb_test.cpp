@@ -863,6 +863,8 @@ TEST(EgtbProcesses, KilledWhileSavingResumesFromTheLevelAllHold) {
   fs::copy_file(checkpoint(early, 1), checkpoint(mixed, 1), fs::copy_options::overwrite_existing);
   fs::remove(checkpoint(mixed, 2));
   fs::copy_file(checkpoint(early, 2), checkpoint(mixed, 2) + ".previous");
+  // A run with another number of processes left its own, of no use after.
+  fs::copy_file(checkpoint(early, 2), egtb::CheckpointPath(mixed, 0, 2));
   const egtb::BuildReport from_mixed = run_again(mixed);
   EXPECT_TRUE(from_mixed.resumed) << "started afresh";
   EXPECT_EQ(from_mixed.resumed_level, from_early.resumed_level);

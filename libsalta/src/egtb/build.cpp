@@ -271,6 +271,9 @@ absl::StatusOr<BuildReport> Build(const TableClass& cls, const std::string& dir,
   std::error_code ec;
   std::filesystem::remove(checkpoint, ec);
   DropPreviousCheckpoint(checkpoint);
+  // Also those of runs with another number of processes (3 bytes a
+  // position each), of no more use.
+  if (rank == 0) RemoveCheckpoints(dir);
   report.tally = tally;
   uint64_t sent[1] = {cluster.bytes_sent()};
   if (absl::Status s = cluster.SumAll(sent); !s.ok()) return s;
