@@ -840,9 +840,12 @@ TEST(EgtbProcesses, KilledWhileSavingResumesFromTheLevelAllHold) {
     if (t.ok()) {
       EXPECT_TRUE(ReadAll(**t) == want) << "other values";
     }
-    for (const auto& e : fs::directory_iterator(at))
-      EXPECT_EQ(e.path().filename().string().find("checkpoint"), std::string::npos)
-          << e.path().filename() << " left in the finished table";
+    for (const auto& e : fs::directory_iterator(at)) {
+      const std::string name = e.path().filename().string();
+      EXPECT_EQ(name.find("checkpoint"), std::string::npos)
+          << name << " left in the finished table";
+      EXPECT_EQ(name.find("blocks-"), std::string::npos) << name << " left in the finished table";
+    }
     return reports[0].ok() ? *reports[0] : egtb::BuildReport{};
   };
   const std::string plain = dir.sub("plain");
@@ -863,8 +866,10 @@ TEST(EgtbProcesses, KilledWhileSavingResumesFromTheLevelAllHold) {
   fs::copy_file(checkpoint(early, 1), checkpoint(mixed, 1), fs::copy_options::overwrite_existing);
   fs::remove(checkpoint(mixed, 2));
   fs::copy_file(checkpoint(early, 2), checkpoint(mixed, 2) + ".previous");
-  // A run with another number of processes left its own, of no use after.
+  // A run with another number of processes left its own, and a block file,
+  // of no use after.
   fs::copy_file(checkpoint(early, 2), egtb::CheckpointPath(mixed, 0, 2));
+  fs::copy_file(checkpoint(early, 1), fs::path(mixed) / "blocks-1-of-2.sst");
   const egtb::BuildReport from_mixed = run_again(mixed);
   EXPECT_TRUE(from_mixed.resumed) << "started afresh";
   EXPECT_EQ(from_mixed.resumed_level, from_early.resumed_level);

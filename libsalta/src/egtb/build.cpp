@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "machine.h"
@@ -22,6 +24,17 @@ double Since(Clock::time_point t) {
 std::string BlockFilePath(const std::string& dir, int rank, int processes) {
   return (std::filesystem::path(dir) / absl::StrCat("blocks-", rank, "-of-", processes, ".sst"))
       .string();
+}
+
+// Removes the block files left in a finished table's directory: a run
+// with another number of processes, or one killed as its blocks went in,
+// leaves names the table does not use (its own files have others).
+void RemoveBlockFiles(const std::string& dir) {
+  std::error_code ec;
+  std::vector<std::filesystem::path> found;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+    if (e.path().filename().string().rfind("blocks-", 0) == 0) found.push_back(e.path());
+  for (const auto& path : found) std::filesystem::remove(path, ec);
 }
 
 // What the directory holds, decided by the first process.
@@ -138,7 +151,10 @@ absl::StatusOr<BuildReport> Build(const TableClass& cls, const std::string& dir,
       if (t.ok()) report.tally = (*t)->tally();
       // A run that failed after the table was complete (in its last
       // exchange) left its checkpoints: they are of no more use.
-      if (t.ok()) RemoveCheckpoints(dir);
+      if (t.ok()) {
+        RemoveCheckpoints(dir);
+        RemoveBlockFiles(dir);
+      }
     }
     if (absl::Status s = cluster.Agree(opened); !s.ok()) return s;
     report.already_built = true;
@@ -272,8 +288,11 @@ absl::StatusOr<BuildReport> Build(const TableClass& cls, const std::string& dir,
   std::filesystem::remove(checkpoint, ec);
   DropPreviousCheckpoint(checkpoint);
   // Also those of runs with another number of processes (3 bytes a
-  // position each), of no more use.
-  if (rank == 0) RemoveCheckpoints(dir);
+  // position each), and their block files, of no more use.
+  if (rank == 0) {
+    RemoveCheckpoints(dir);
+    RemoveBlockFiles(dir);
+  }
   report.tally = tally;
   uint64_t sent[1] = {cluster.bytes_sent()};
   if (absl::Status s = cluster.SumAll(sent); !s.ok()) return s;
