@@ -30,11 +30,7 @@ std::string BlockFilePath(const std::string& dir, int rank, int processes) {
 // with another number of processes, or one killed as its blocks went in,
 // leaves names the table does not use (its own files have others).
 void RemoveBlockFiles(const std::string& dir) {
-  std::error_code ec;
-  std::vector<std::filesystem::path> found;
-  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
-    if (e.path().filename().string().rfind("blocks-", 0) == 0) found.push_back(e.path());
-  for (const auto& path : found) std::filesystem::remove(path, ec);
+  RemoveFilesNamed(dir, "blocks-");
 }
 
 // What the directory holds, decided by the first process.

@@ -135,12 +135,16 @@ std::string CheckpointPath(const std::string& dir, int rank, int processes) {
       .string();
 }
 
-void RemoveCheckpoints(const std::string& dir) {
+void RemoveFilesNamed(const std::string& dir, const std::string& prefix) {
   std::error_code ec;
   std::vector<std::filesystem::path> found;
   for (const auto& e : std::filesystem::directory_iterator(dir, ec))
-    if (e.path().filename().string().rfind("checkpoint-", 0) == 0) found.push_back(e.path());
+    if (e.path().filename().string().rfind(prefix, 0) == 0) found.push_back(e.path());
   for (const auto& path : found) std::filesystem::remove(path, ec);
+}
+
+void RemoveCheckpoints(const std::string& dir) {
+  RemoveFilesNamed(dir, "checkpoint-");
 }
 
 absl::Status SaveCheckpoint(const std::string& path, const CheckpointHeader& header,

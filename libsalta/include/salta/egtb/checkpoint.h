@@ -38,6 +38,9 @@ struct CheckpointHeader {
 // The checkpoint file of a process in a table directory.
 std::string CheckpointPath(const std::string& dir, int rank, int processes);
 
+// Removes the files of a directory whose names begin with prefix.
+void RemoveFilesNamed(const std::string& dir, const std::string& prefix);
+
 // Removes every process's checkpoint (of any run) from a table directory;
 // for a finished table, whose checkpoints are of no more use.
 void RemoveCheckpoints(const std::string& dir);
