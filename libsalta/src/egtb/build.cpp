@@ -26,10 +26,12 @@ std::string BlockFilePath(const std::string& dir, int rank, int processes) {
       .string();
 }
 
-// Removes the block files left in a finished table's directory: a run
-// with another number of processes, or one killed as its blocks went in,
-// leaves names the table does not use (its own files have others).
-void RemoveBlockFiles(const std::string& dir) {
+// Removes what runs leave beside a finished table, of no more use: every
+// process's checkpoints (of this run or one with another number of
+// processes, 3 bytes a position each) and block files (a run killed as its
+// blocks went in leaves names the table does not use; its own have others).
+void RemoveRunFiles(const std::string& dir) {
+  RemoveCheckpoints(dir);
   RemoveFilesNamed(dir, "blocks-");
 }
 
@@ -147,10 +149,7 @@ absl::StatusOr<BuildReport> Build(const TableClass& cls, const std::string& dir,
       if (t.ok()) report.tally = (*t)->tally();
       // A run that failed after the table was complete (in its last
       // exchange) left its checkpoints: they are of no more use.
-      if (t.ok()) {
-        RemoveCheckpoints(dir);
-        RemoveBlockFiles(dir);
-      }
+      if (t.ok()) RemoveRunFiles(dir);
     }
     if (absl::Status s = cluster.Agree(opened); !s.ok()) return s;
     report.already_built = true;
@@ -280,15 +279,9 @@ absl::StatusOr<BuildReport> Build(const TableClass& cls, const std::string& dir,
     table.reset();
   }
   if (absl::Status s = cluster.Agree(completed); !s.ok()) return s;
-  std::error_code ec;
-  std::filesystem::remove(checkpoint, ec);
-  DropPreviousCheckpoint(checkpoint);
-  // Also those of runs with another number of processes (3 bytes a
-  // position each), and their block files, of no more use.
-  if (rank == 0) {
-    RemoveCheckpoints(dir);
-    RemoveBlockFiles(dir);
-  }
+  // The directory is every process's (see distributed.md): the first
+  // process tidies it for all.
+  if (rank == 0) RemoveRunFiles(dir);
   report.tally = tally;
   uint64_t sent[1] = {cluster.bytes_sent()};
   if (absl::Status s = cluster.SumAll(sent); !s.ok()) return s;

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -98,24 +99,37 @@ bool ReadHeader(std::FILE* f, const CheckpointHeader& expected, CheckpointHeader
   return true;
 }
 
-struct FileCloser {
-  std::FILE* f;
-  ~FileCloser() { std::fclose(f); }
+// A checkpoint file opened and its header read; f is null where there is
+// none or it does not fit (the reason in why).
+struct Opened {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f{nullptr, &std::fclose};
+  CheckpointHeader header;
+  std::string text;
 };
+
+absl::StatusOr<Opened> OpenCheckpoint(const std::string& path, const CheckpointHeader& expected,
+                                      std::string& why) {
+  Opened o;
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    why = "no checkpoint";
+    return o;
+  }
+  o.f.reset(std::fopen(path.c_str(), "rb"));
+  if (o.f == nullptr) return Errno("cannot read checkpoint", path);
+  if (!ReadHeader(o.f.get(), expected, o.header, o.text, why)) o.f.reset();
+  return o;
+}
 
 // The header of the checkpoint at path, its data unread (LoadCheckpoint
 // checks it); nullopt where there is none or it does not fit.
 absl::StatusOr<std::optional<CheckpointHeader>> PeekCheckpoint(const std::string& path,
                                                                const CheckpointHeader& expected) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return std::nullopt;
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return Errno("cannot read checkpoint", path);
-  FileCloser closer{f};
-  CheckpointHeader h;
-  std::string text, why;
-  if (!ReadHeader(f, expected, h, text, why)) return std::nullopt;
-  return h;
+  std::string why;
+  absl::StatusOr<Opened> o = OpenCheckpoint(path, expected, why);
+  if (!o.ok()) return o.status();
+  if (o->f == nullptr) return std::nullopt;
+  return o->header;
 }
 
 // A checkpoint's place in the run: later levels, and the last level done
@@ -189,17 +203,12 @@ absl::StatusOr<std::optional<CheckpointHeader>> LoadCheckpoint(const std::string
                                                                std::span<Code> values,
                                                                std::span<uint8_t> counts,
                                                                std::string& why) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) {
-    why = "no checkpoint";
-    return std::nullopt;
-  }
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return Errno("cannot read checkpoint", path);
-  FileCloser closer{f};
-  CheckpointHeader h;
-  std::string text;
-  if (!ReadHeader(f, expected, h, text, why)) return std::nullopt;
+  absl::StatusOr<Opened> o = OpenCheckpoint(path, expected, why);
+  if (!o.ok()) return o.status();
+  if (o->f == nullptr) return std::nullopt;
+  std::FILE* f = o->f.get();
+  const CheckpointHeader& h = o->header;
+  const std::string& text = o->text;
   if (values.size() != h.positions || counts.size() != h.positions) {
     why = "the checkpoint is of another build";
     return std::nullopt;
