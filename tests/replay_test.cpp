@@ -406,6 +406,115 @@ TEST(ReplayTest, UnknownResultAtTheMoveLimitIsNoContradiction) {
   EXPECT_TRUE(HasWarning(r, "not checked"));
 }
 
+// A count proven infinite is exact: where forward-only moves leave one side
+// unable to finish, the outcome is decided (at the move limit an infinite
+// count loses to any finite one; the extra move credited cannot save Black)
+// and checked, but the rules give no points, so a Score tag is wrong. Before,
+// such games were "not checked ... not exact within its node limit", and a
+// wrong result passed.
+TEST(ReplayTest, AnInfiniteCountDecidesTheResultButGivesNoPoints) {
+  // 6x6, one row, forward preset: at the move limit White's pieces cannot
+  // all reach their targets any more, Black needs two moves.
+  const std::string limit =
+      "[Rules \"forward move-limit=8 limit-scoring=moves\"]\n[Board \"6x6, 1 row\"]\n"
+      "1. e1-d2 d6-c5 2. c1-e3 b6-d4-f2 3. a1-b2 f2-e1 4. b2-c3 f6-e5 5. d2-b4-d6 c5-b4 "
+      "6. c3-d4 e5-c3 7. e3-c5 b4-d2 8. d4-e5 d2-c1 ";
+  ReplayReport r = Replay(limit + "0-1");
+  ASSERT_TRUE(r.valid) << r.error->reason;
+  EXPECT_EQ(r.end, EndReason::kMoveLimit);
+  EXPECT_EQ(r.result, "0-1");
+  EXPECT_TRUE(r.warnings.empty()) << r.warnings[0].reason;
+  EXPECT_FALSE(r.score.has_value());
+  ASSERT_TRUE(r.game_score.has_value());
+  EXPECT_TRUE(r.game_score->exact);
+  ASSERT_TRUE(r.game_score->white.has_value());
+  EXPECT_FALSE(r.game_score->white->reachable);
+  for (const char* wrong : {"1-0", "1/2-1/2"}) {
+    r = Replay(limit + wrong);
+    ASSERT_FALSE(r.valid) << wrong;
+    EXPECT_NE(r.error->reason.find("so the result is 0-1"), std::string::npos) << r.error->reason;
+  }
+  r = Replay("[Score \"2\"]\n" + limit + "0-1");
+  ASSERT_FALSE(r.valid);
+  EXPECT_NE(r.error->reason.find("White cannot finish its goal"), std::string::npos)
+      << r.error->reason;
+
+  // White completed, Black's extra move not recorded, and Black's star a3
+  // can never reach f1 moving forward: White wins.
+  const std::string pending =
+      "[Rules \"standard steps=forward\"]\n[Board \"6x6, 1 row\"]\n"
+      "[Position \"w S1a5,S2d6,S3f6,s1a3\"]\n1. a5-b6 ";
+  r = Replay(pending + "1-0");
+  ASSERT_TRUE(r.valid) << r.error->reason;
+  EXPECT_TRUE(r.warnings.empty()) << r.warnings[0].reason;
+  r = Replay(pending + "1/2-1/2");
+  ASSERT_FALSE(r.valid);
+  EXPECT_NE(r.error->reason.find("so the result is 1-0"), std::string::npos) << r.error->reason;
+}
+
+// A count cut short by the node limit still decides the outcome where its
+// proven bounds do: White needs a few moves, Black over a hundred.
+TEST(ReplayTest, BoundsThatDecideTheResultCheckIt) {
+  const std::string game =
+      "[Rules \"standard move-limit=1\"]\n"
+      "[Position \"w U1e5,s1j10,s2h10,s3f10,s4d10,s5b10,m1i9,m2g9,m3e9,m4c9,m5a9,u1j8,u2h8,"
+      "u3f8,u4d8,u5b8 0\"]\n";
+  const std::string moves = "1. e5-f6 j8-i7 ";
+  auto replay = [&](const std::string& text, int64_t nodes) {
+    std::vector<ParsedGame> games = ParseRecords(text);
+    EXPECT_EQ(games.size(), 1u);
+    ReplayOptions o;
+    o.count = ScoreCountOptions(nodes);
+    return ReplayGame(games.at(0), o);
+  };
+  ReplayReport r = replay(game + moves + "1-0", 10);
+  ASSERT_TRUE(r.valid) << r.error->reason;
+  ASSERT_TRUE(r.game_score.has_value());
+  EXPECT_FALSE(r.game_score->exact);  // cut short, and yet decided
+  EXPECT_EQ(r.result, "1-0");
+  EXPECT_FALSE(HasWarning(r, "not checked"));
+  r = replay(game + moves + "0-1", 10);
+  ASSERT_FALSE(r.valid);
+  EXPECT_NE(r.error->reason.find("so the result is 1-0"), std::string::npos) << r.error->reason;
+  // The points need the exact count: unchecked under the small limit.
+  const ReplayReport exact = replay(game + moves + "1-0", kDefaultScoreNodeLimit);
+  ASSERT_TRUE(exact.valid && exact.score.has_value());
+  const std::string tagged =
+      game + "[Score \"" + std::to_string(*exact.score) + "\"]\n" + moves + "1-0";
+  r = replay(tagged, 10);
+  ASSERT_TRUE(r.valid) << r.error->reason;
+  EXPECT_FALSE(r.score.has_value());
+  EXPECT_TRUE(HasWarning(r, "score not checked"));
+  r = replay(tagged, kDefaultScoreNodeLimit);
+  ASSERT_TRUE(r.valid) << r.error->reason;
+  EXPECT_TRUE(r.warnings.empty()) << r.warnings[0].reason;
+}
+
+// Self-play writes the result an infinite count decides, and no Score.
+TEST(ReplayTest, SelfPlayWritesResultsThatAnInfiniteCountDecides) {
+  const Variant* v = *MakeVariant("forward", {"limit-scoring=moves", "move-limit=8"}, 6, 1);
+  int infinite = 0;
+  for (uint64_t g = 0; g < 10; ++g) {
+    SelfPlayOptions o;
+    o.white = o.black = Player::kRandom;
+    const SelfPlayGame played = PlayGame(Position::Start(*v), o, 1, g);
+    ASSERT_TRUE(played.status.over()) << g;
+    EXPECT_NE(played.record.result, "*") << g;
+    ParsedGame parsed;
+    parsed.record = played.record;
+    const ReplayReport r = ReplayGame(parsed, {});
+    ASSERT_TRUE(r.valid) << g << ": " << r.error->reason;
+    EXPECT_FALSE(HasWarning(r, "not checked")) << g;
+    ASSERT_TRUE(r.game_score.has_value()) << g;
+    const bool any_infinite = (r.game_score->white && !r.game_score->white->reachable) ||
+                              (r.game_score->black && !r.game_score->black->reachable);
+    const bool drawn = r.result == "1/2-1/2";
+    if (any_infinite && !drawn) ++infinite;
+    EXPECT_EQ(played.record.Tag("Score") != nullptr, !(any_infinite && !drawn)) << g;
+  }
+  EXPECT_GT(infinite, 0);  // the case this test is about occurs
+}
+
 // Issue 10, item 8: a Score check is bounded by nodes, never by time, and a
 // count does not start from databases that earlier counts left in memory, so
 // it takes the same nodes -- and a verdict under the node limit is the same

@@ -18,12 +18,16 @@
 namespace salta {
 namespace {
 
-// The outcome and points of a count, where it is exact and decides them.
+// The outcome of a count where it is decided, and its points where known.
 std::optional<CountedScore> CountedScoreOf(const absl::StatusOr<GameScore>& score) {
-  if (!score.ok() || !score->exact || score->points == kUnknownMoves ||
-      score->outcome == Outcome::kUndecided || score->outcome == Outcome::kNone)
+  if (!score.ok() || score->outcome == Outcome::kUndecided || score->outcome == Outcome::kNone)
     return std::nullopt;
-  return CountedScore{score->outcome, score->points};
+  CountedScore counted{score->outcome, std::nullopt, false};
+  if (score->points != kUnknownMoves)
+    counted.points = score->points;
+  else if (score->exact)
+    counted.no_points = true;  // every count exact: one it needs is infinite
+  return counted;
 }
 
 // A square written as "c3" or "32", without building error messages; -1 if
@@ -390,7 +394,7 @@ class Replayer {
                          " (no goal completed, no move limit reached)");
     }
 
-    if (counted) report_.score = counted->points;
+    if (counted) report_.score = counted->points;  // empty where not known
     if (!expected.empty()) {
       report_.result = expected;
     } else if (extra_pending && claimed == "*") {
@@ -400,8 +404,8 @@ class Replayer {
     }
     if (!claimed.empty() && !expected.empty() && claimed != expected) {
       // "*" records no result. At the move limit the recorder may not have
-      // known it (salta-play writes "*" where its count is not exact within
-      // its node limit): a count with more nodes finds it, contradicting
+      // known it (salta-play writes "*" where its count does not decide it
+      // within its node limit): a count with more nodes finds it, contradicting
       // nothing. (Where Black's extra move is not recorded, nothing was
       // expected of "*".)
       if (claimed == "*" && st.over() && st.outcome == Outcome::kUndecided) {
@@ -414,10 +418,9 @@ class Replayer {
       }
     }
     if (!claimed.empty() && expected.empty() && !(extra_pending && claimed == "*"))
-      Warn(issue(
-          claimed_at,
-          absl::StrCat("result ", claimed, " not checked: ", why,
-                       "; the scoring count is not available (not exact within its node limit)")));
+      Warn(issue(claimed_at,
+                 absl::StrCat("result ", claimed, " not checked: ", why,
+                              "; the scoring count does not decide it within its node limit")));
 
     if (!score_claimed) return;
     if (!st.scorable()) {
@@ -429,7 +432,15 @@ class Replayer {
                                          " is wrong: the game is drawn, which scores 0")));
       return;
     }
-    if (!counted) {
+    if (counted && counted->no_points) {
+      const GameScore& s = *report_.game_score;
+      const Side cannot = s.white && !s.white->reachable ? Side::kWhite : Side::kBlack;
+      Error(issue(score_at, absl::StrCat("Score tag \"", *score_tag, "\" but ", SideName(cannot),
+                                         " cannot finish its goal (its count is infinite), and "
+                                         "the rules give no points then")));
+      return;
+    }
+    if (!counted || !counted->points) {
       if (!(st.over() && st.outcome == Outcome::kDraw))
         Warn(issue(
             score_at,
@@ -438,9 +449,9 @@ class Replayer {
                          "node limit)")));
       return;
     }
-    if (counted->points != *score_claimed)
+    if (*counted->points != *score_claimed)
       Error(issue(score_at, absl::StrCat("Score ", *score_claimed,
-                                         " is wrong: the winner's score is ", counted->points)));
+                                         " is wrong: the winner's score is ", *counted->points)));
   }
 
   const ParsedGame& game_;

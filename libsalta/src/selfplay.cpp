@@ -87,7 +87,7 @@ SelfPlayGame PlayGame(const Position& start, const SelfPlayOptions& options, uin
     if (std::optional<CountedScore> counted =
             options.score ? ScoreByCount(pos, options.count) : std::nullopt) {
       result = ResultToken(counted->outcome);
-      r.SetTag("Score", absl::StrCat(counted->points));
+      if (counted->points) r.SetTag("Score", absl::StrCat(*counted->points));
     }
   }
   r.SetTag("Result", result);

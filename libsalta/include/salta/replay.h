@@ -94,11 +94,17 @@ ReplayReport ReplayGame(const ParsedGame& game, const ReplayOptions& options);
 // The one place where replay (and self-play) use the exact scoring count of
 // score.h: the outcome and the winner's points of a finished game, of a game
 // at White's completion whose extra move is not recorded, or of a game over by
-// the move limit. nullopt when the count is not available (not exact within
-// the limits of `options`, or an error): callers then say it was not checked.
+// the move limit. nullopt when the count does not decide the outcome (a count
+// not exact within the limits of `options` whose bounds leave it open, or an
+// error): callers then say it was not checked.
 struct CountedScore {
+  // Proven: by exact counts, or by the bounds of counts cut short.
   Outcome outcome = Outcome::kNone;
-  int points = 0;
+  // The winner's points; empty where they are not known: a count not exact
+  // within the limits, or a count they need is infinite (the loser cannot
+  // finish its goal), for which the rules give no points (`no_points`).
+  std::optional<int> points;
+  bool no_points = false;
 };
 std::optional<CountedScore> ScoreByCount(const Position& final_position,
                                          const FinishOptions& options = ScoreCountOptions());
