@@ -275,6 +275,34 @@ TEST(ToolsCli, MessagesAreValidUtf8) {
   EXPECT_TRUE(nlohmann::json::parse(r.out, nullptr, false).is_object()) << r.out;
 }
 
+// A file's name is shown as messages show it, with invalid UTF-8 escaped:
+// on standard output and in JSON too (before, salta-validate printed the raw
+// byte on its report lines and U+FFFD in its JSON, unlike its messages).
+TEST(ToolsCli, FileNamesAreShownEscaped) {
+  const std::string setup =
+      "d=$(mktemp -d) && cp " + kGames +
+      "/invalid/moves.sgn \"$d/bad$(printf '\\305')name.sgn\" && cd \"$d\" && ";
+  const std::string name = "bad\\xc5name.sgn";
+  Outcome r = Sh(setup + "salta-validate bad*name.sgn");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(Has(r.out, name + ":6:4: game 1: invalid")) << r.out;
+  EXPECT_FALSE(Has(r.out, "\305")) << r.out;
+  r = Sh(setup + "salta-validate --json bad*name.sgn nothing$(printf '\\305').sgn");
+  EXPECT_EQ(r.status, 2);
+  std::istringstream lines(r.out);
+  std::vector<nlohmann::json> all;
+  for (std::string line; std::getline(lines, line);) all.push_back(nlohmann::json::parse(line));
+  ASSERT_GE(all.size(), 2u) << r.out;
+  EXPECT_EQ(all.front()["file"], name) << r.out;
+  EXPECT_EQ(all.back()["summary"]["io_errors"][0]["file"], "nothing\\xc5.sgn") << r.out;
+  r = Sh(setup + "salta-score --json --record bad*name.sgn");
+  EXPECT_EQ(r.status, 2);
+  const nlohmann::json error = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(error.is_object()) << r.out;
+  EXPECT_EQ(error["file"], name) << r.out;
+  EXPECT_TRUE(Has(error["error"].get<std::string>(), name + ":6:4:")) << r.out;
+}
+
 // Item 13: the flags do what they say.
 TEST(ToolsCli, QuietSaysWhatItDoesAndDoesItWithJsonToo) {
   const std::string files = kGames + "/invalid/moves.sgn " + kGames + "/valid/features.sgn";

@@ -71,7 +71,10 @@ class Printer {
   Printer(std::ostream& out, bool json, bool quiet, Summary& summary)
       : out_(out), json_(json), quiet_(quiet), sum_(summary) {}
 
-  void Game(const std::string& file, int64_t number, const Entry& e) {
+  // `name`: the file's name as given; shown with invalid UTF-8 escaped, as
+  // every message shows it.
+  void Game(const std::string& name, int64_t number, const Entry& e) {
+    const std::string file = salta::EscapeForMessage(name);
     const ReplayReport& r = e.report;
     ++sum_.games;
     (r.valid ? sum_.valid : sum_.invalid) += 1;
@@ -128,7 +131,8 @@ class Printer {
   void IoError(const salta::tools::Tool& tool, const std::string& file,
                const std::string& message) {
     tool.Note(absl::StrCat(file, ": ", message));
-    sum_.io_errors.push_back({{"file", file}, {"message", message}});
+    sum_.io_errors.push_back(
+        {{"file", salta::EscapeForMessage(file)}, {"message", salta::EscapeForMessage(message)}});
   }
 
  private:

@@ -96,7 +96,7 @@ class Tool {
       j["tool"] = name_;
       j["exit_status"] = kExitBadInput;
       if (where) {
-        j["file"] = where->file;
+        j["file"] = EscapeForMessage(where->file);  // as the message shows it
         j["line"] = where->at.line > 0 ? nlohmann::ordered_json(where->at.line)
                                        : nlohmann::ordered_json(nullptr);
         j["column"] = where->at.line > 0 ? nlohmann::ordered_json(where->at.column)
