@@ -649,6 +649,43 @@ TEST(EgtbCli, AFlippedByteAnywhereIsDetected) {
   EXPECT_GE(cases, 8);
 }
 
+// RocksDB's message about a damaged property quotes the damaged bytes: verify
+// shows them escaped, as every message does, and --json keeps its report
+// (before, the raw byte went out, and --json lost the problem to "internal
+// error: invalid UTF-8", exit 2 instead of 1).
+TEST(EgtbCli, AProblemQuotingDamagedBytesIsShownEscaped) {
+  const ClassArgs args{6, 1, "standard", "S1,S3", "S2"};
+  TempDir dir;
+  const std::string db = dir.sub("db");
+  ASSERT_EQ(Build(args, db).status, 0);
+  const std::string copy = dir.sub("damaged");
+  CopyDir(db, copy);
+  // The first byte of an ingested file's global sequence number, which the
+  // message quotes, made 0xFF.
+  bool flipped = false;
+  for (const fs::path& file : FilesOf(copy, "sst")) {
+    std::string bytes = ReadFile(file.string());
+    const size_t at = bytes.find("global_seqno");
+    if (at == std::string::npos) continue;
+    bytes[at + 12] = char(0xFF);
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
+    flipped = true;
+    break;
+  }
+  ASSERT_TRUE(flipped) << "no ingested file in " << db;
+  const ToolRun text = RunTool("verify --db " + Quote(copy));
+  EXPECT_EQ(text.status, 1) << Describe(text);
+  EXPECT_TRUE(absl::StrContains(text.out, "verification failed")) << text.out;
+  EXPECT_TRUE(absl::StrContains(text.out, "\\xff")) << text.out;
+  EXPECT_FALSE(absl::StrContains(text.out + text.err, "\xff")) << "a raw byte";
+  const ToolRun json = RunTool("verify --json --db " + Quote(copy));
+  EXPECT_EQ(json.status, 1) << Describe(json);
+  const nlohmann::json report = nlohmann::json::parse(json.out, nullptr, false);
+  ASSERT_TRUE(report.is_object()) << json.out;
+  EXPECT_EQ(report["ok"], false) << json.out;
+  EXPECT_TRUE(absl::StrContains(report["problem"].get<std::string>(), "\\xff")) << json.out;
+}
+
 TEST(EgtbCli, TruncatedForeignAndMissingDirectoriesAreRefused) {
   const ClassArgs args{6, 1, "standard", "S1,S3", "S2"};
   TempDir dir;

@@ -288,10 +288,12 @@ int RunVerify(const Common& c) {
   });
   bar.Clear();
   if (!r.ok()) return Fail(c, std::string(r.status().message()));
+  // The problem can quote a damaged file's bytes (RocksDB's messages do).
+  const std::string problem = salta::EscapeForMessage(r->problem);
   if (c.json) {
     nlohmann::ordered_json out = {{"ok", r->ok}, {"positions", r->positions}};
     if (!r->ok) {
-      out["problem"] = r->problem;
+      out["problem"] = problem;
       out["first_bad_index"] = r->first_bad ? nlohmann::json(*r->first_bad) : nlohmann::json();
       out["first_bad_position"] =
           r->first_bad ? nlohmann::json(r->first_bad_position) : nlohmann::json();
@@ -301,12 +303,12 @@ int RunVerify(const Common& c) {
     std::cout << "verified: " << r->positions
               << " positions agree with their successors; every checksum matches\n";
   } else {
-    std::cout << "verification failed: " << r->problem << "\n";
+    std::cout << "verification failed: " << problem << "\n";
     if (r->first_bad)
       std::cout << "first bad position: " << r->first_bad_position << " (index " << *r->first_bad
                 << ")\n";
   }
-  if (!r->ok) std::cerr << "salta-egtb: verification failed: " << r->problem << "\n";
+  if (!r->ok) std::cerr << "salta-egtb: verification failed: " << problem << "\n";
   return Done(r->ok ? kExitOk : kExitVerifyFailed);
 }
 
