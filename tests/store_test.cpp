@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "raw_table.h"
 #include "rocksdb/db.h"
 
@@ -118,6 +119,53 @@ TEST_F(StoreTest, WritingAFileAgainLeavesTheTableItWentIntoAlone) {
   absl::StatusOr<std::optional<std::string>> v = (*t)->Get(EncodeKey(1));
   ASSERT_TRUE(v.ok()) << v.status();
   EXPECT_EQ(v->value_or(""), "first");
+}
+
+// A build killed after ingesting its blocks and before finishing the table
+// ingests them again when it is run again: the table must then hold one copy
+// of them on disk, not two (a table of hundreds of gigabytes twice over).
+// The old copies may lie in whole files or, after ingests of overlapping
+// files, in level 0 too.
+TEST_F(StoreTest, IngestingARangeAgainKeepsOneCopyOnDisk) {
+  namespace fs = std::filesystem;
+  fs::create_directories(dir_);
+  const std::string path = dir() + "/blocks.sst";
+  constexpr int kKeys = 20000;
+  auto write_file = [&](const std::string& value, int step) {
+    absl::StatusOr<std::unique_ptr<TableFile>> f = TableFile::Create(path);
+    ASSERT_TRUE(f.ok()) << f.status();
+    for (int k = 0; k < kKeys; k += step)
+      ASSERT_TRUE(
+          (*f)->Add(absl::StrCat("b", EncodeKey(uint64_t(k))), value + std::string(200, 'x')).ok());
+    ASSERT_TRUE((*f)->Finish().ok());
+  };
+  for (int earlier : {1, 3}) {
+    SCOPED_TRACE(absl::StrCat(earlier, " earlier ingests"));
+    const std::string table_dir = dir() + "/table" + std::to_string(earlier);
+    absl::StatusOr<std::unique_ptr<Table>> t = Table::Create(table_dir, Meta());
+    ASSERT_TRUE(t.ok()) << t.status();
+    // The first run's ingests (interleaved key ranges go in above each other).
+    for (int k = 0; k < earlier; ++k) {
+      write_file("old", k + 1);
+      ASSERT_TRUE((*t)->Ingest({path}).ok());
+    }
+    write_file("new", 1);
+    const uint64_t one_copy = fs::file_size(path);
+    ASSERT_TRUE((*t)->IngestReplacing({path}, "b", "c").ok());
+    ASSERT_TRUE((*t)->Put("info", "kept").ok());
+    ASSERT_TRUE((*t)->Finish().ok());
+    t->reset();
+    EXPECT_LT(Table::DiskBytes(table_dir), one_copy + one_copy / 4);
+    absl::StatusOr<std::unique_ptr<Table>> read = Table::Open(table_dir, Meta());
+    ASSERT_TRUE(read.ok()) << read.status();
+    for (int k : {0, 1, kKeys / 2, kKeys - 1}) {
+      absl::StatusOr<std::optional<std::string>> v =
+          (*read)->Get(absl::StrCat("b", EncodeKey(uint64_t(k))));
+      ASSERT_TRUE(v.ok()) << v.status();
+      EXPECT_EQ(v->value_or("").substr(0, 3), "new") << k;
+    }
+    EXPECT_EQ((*read)->Get("info")->value_or(""), "kept");
+  }
 }
 
 TEST_F(StoreTest, KeysSortAsNumbers) {

@@ -9,6 +9,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
 #include "rocksdb/sst_file_writer.h"
@@ -447,6 +448,42 @@ absl::Status Table::Ingest(const std::vector<std::string>& paths) {
         !s.ok())
       return s;
   return absl::OkStatus();
+}
+
+absl::Status Table::IngestReplacing(const std::vector<std::string>& paths, absl::string_view begin,
+                                    absl::string_view end) {
+  if (!writable_)
+    return absl::FailedPreconditionError(absl::StrCat("table ", dir_, " is read-only"));
+  const std::string first = DataKey(begin), past = DataKey(end);
+  const rocksdb::Slice from(first), to(past);
+  auto holds_keys = [&]() -> absl::StatusOr<bool> {
+    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
+    it->Seek(from);
+    const bool any = it->Valid() && it->key().compare(to) < 0;
+    if (absl::Status s = FromRocks(it->status(), absl::StrCat("reading table ", dir_)); !s.ok())
+      return s;
+    return any;
+  };
+  // The usual case, a table written once, reads one key here and no more.
+  absl::StatusOr<bool> held = holds_keys();
+  if (!held.ok()) return held.status();
+  if (*held) {
+    // Whole files of the range go at once, but not those of level 0.
+    if (absl::Status s =
+            FromRocks(rocksdb::DeleteFilesInRange(db_.get(), db_->DefaultColumnFamily(), &from, &to,
+                                                  /*include_end=*/false),
+                      absl::StrCat("dropping old files of table ", dir_));
+        !s.ok())
+      return s;
+    held = holds_keys();
+    if (!held.ok()) return held.status();
+  }
+  if (absl::Status s = Ingest(paths); !s.ok()) return s;
+  if (!*held) return absl::OkStatus();
+  // What is left of the old keys is merged away under the new ones.
+  rocksdb::CompactRangeOptions options;
+  options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForceOptimized;
+  return FromRocks(db_->CompactRange(options, &from, &to), absl::StrCat("compacting table ", dir_));
 }
 
 uint64_t Table::DiskBytes(const std::string& dir) {

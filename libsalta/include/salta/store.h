@@ -157,6 +157,12 @@ class Table {
   // Moves the files (TableFile) into the table; their keys replace any the
   // table has.
   absl::Status Ingest(const std::vector<std::string>& paths);
+  // The same, for files whose keys all lie in [begin, end), replacing what
+  // the table holds there on disk too: where an earlier ingest left keys
+  // there (a run killed after its ingest and before its end), its files
+  // are dropped or compacted away, so that no second copy stays.
+  absl::Status IngestReplacing(const std::vector<std::string>& paths, absl::string_view begin,
+                               absl::string_view end);
   // The bytes of the table's files on disk.
   static uint64_t DiskBytes(const std::string& dir);
   // The value at key, nullopt if absent.

@@ -171,7 +171,8 @@ absl::Status WriteBlocks(const std::string& path, const Partition& partition, in
 
 absl::Status CompleteTable(Table& table, const std::vector<std::string>& block_files,
                            const TableClass& cls, const Tally& tally) {
-  if (absl::Status s = table.Ingest(block_files); !s.ok()) return s;
+  // Every block key starts with "b" (BlockKey).
+  if (absl::Status s = table.IngestReplacing(block_files, "b", "c"); !s.ok()) return s;
   nlohmann::ordered_json info = {
       {"class", cls.ToString()},
       {"positions", tally.positions},
