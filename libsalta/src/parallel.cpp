@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <system_error>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 
@@ -43,10 +44,19 @@ ThreadPool::~ThreadPool() {
 }
 
 void ThreadPool::Chunks(int worker) {
-  for (;;) {
-    const uint64_t lo = next_.fetch_add(grain_, std::memory_order_relaxed);
-    if (lo >= end_) return;
-    (*fn_)(lo, std::min(end_, lo + grain_), worker);
+  try {
+    for (;;) {
+      const uint64_t lo = next_.fetch_add(grain_, std::memory_order_relaxed);
+      if (lo >= end_) return;
+      (*fn_)(lo, std::min(end_, lo + grain_), worker);
+    }
+  } catch (...) {
+    // Thrown on a worker's own thread it would end the process (a
+    // std::bad_alloc deep in RocksDB): kept for Run, and no chunk is
+    // handed out any more.
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!error_) error_ = std::current_exception();
+    next_.store(end_, std::memory_order_relaxed);
   }
 }
 
@@ -82,6 +92,10 @@ void ThreadPool::Run(uint64_t begin, uint64_t end, uint64_t grain, const RangeFn
   std::unique_lock<std::mutex> lock(mutex_);
   done_.wait(lock, [&] { return busy_ == 0; });
   fn_ = nullptr;
+  if (std::exception_ptr error = std::exchange(error_, nullptr)) {
+    lock.unlock();
+    std::rethrow_exception(error);
+  }
 }
 
 }  // namespace salta

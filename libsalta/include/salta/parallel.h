@@ -10,6 +10,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -37,7 +38,10 @@ class ThreadPool {
   using RangeFn = std::function<void(uint64_t lo, uint64_t hi, int worker)>;
   // Calls fn on consecutive chunks of at most `grain` items covering
   // [begin, end), from every worker and the calling thread (worker 0), and
-  // returns when all are done. Not reentrant: fn must not call Run.
+  // returns when all are done. Not reentrant: fn must not call Run. An
+  // exception fn throws on any thread (std::bad_alloc) stops the handing
+  // out of chunks and is thrown again here, on the calling thread, once
+  // every worker is done, as it would be with one thread.
   void Run(uint64_t begin, uint64_t end, uint64_t grain, const RangeFn& fn);
 
   // The number of cores of this machine, at least 1.
@@ -57,6 +61,7 @@ class ThreadPool {
   uint64_t generation_ = 0;
   int busy_ = 0;
   bool stop_ = false;
+  std::exception_ptr error_;  // the first a chunk threw, for Run
   alignas(64) std::atomic<uint64_t> next_{0};
 };
 
