@@ -17,6 +17,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <functional>
@@ -113,10 +114,39 @@ class Tool {
   Output out_;
 };
 
+// Memory put aside at the start and given back when an allocation fails,
+// before std::bad_alloc is thrown: the unwinding that follows needs some
+// (nlohmann::json's destructor allocates, and one that fails in a
+// destructor ends the process), and so does the message. Untouched, it
+// costs address space only.
+class MemoryReserve {
+ public:
+  static constexpr size_t kBytes = size_t(16) << 20;
+  MemoryReserve() {
+    reserve_ = static_cast<char*>(std::malloc(kBytes));
+    previous_ = std::set_new_handler(&OutOfMemory);
+  }
+  ~MemoryReserve() {
+    std::set_new_handler(previous_);
+    std::free(reserve_);
+    reserve_ = nullptr;
+  }
+
+ private:
+  static void OutOfMemory() {
+    std::free(reserve_);
+    reserve_ = nullptr;
+    throw std::bad_alloc();
+  }
+  static inline char* reserve_ = nullptr;
+  std::new_handler previous_ = nullptr;
+};
+
 // Runs a tool's body: the status it returns, after standard output is
 // checked; std::bad_alloc and any other exception end the run with a
 // message and kExitBadInput instead of an abort.
 inline int Main(const char* name, int argc, char** argv, const std::function<int(Tool&)>& body) {
+  const MemoryReserve reserve;
   // A standard output or error closed at the start: the descriptor is kept
   // taken (on /dev/null), so that no file opened later lands on it, and
   // standard output counts as lost.
