@@ -1,13 +1,23 @@
 #include "salta/store.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <bit>
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
@@ -129,8 +139,110 @@ rocksdb::Options BaseOptions() {
   return options;
 }
 
+// The seal of a finished table (the file kSealName): for each of its data
+// files, its size and a hash of its last kSealTail bytes. RocksDB reads a
+// file's properties, near its end, as it opens the file, and checks their
+// checksum only after parsing them (it allows for a sequence number written
+// into them in place); Debian's build then stops on an assertion where they
+// are damaged. The seal is checked first, so that such damage is reported.
+constexpr char kSealName[] = "SEAL";
+constexpr uint64_t kSealTail = 16 << 10;
+
+// "name size hash" a line for each data file, by name.
+absl::StatusOr<std::vector<std::string>> SealLines(const std::string& dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    // RocksDB's names (NNNNNN.sst), not the block files a build ingests.
+    const absl::string_view number = absl::string_view(name).substr(0, name.size() - 4);
+    if (absl::EndsWith(name, ".sst") && !number.empty() &&
+        std::all_of(number.begin(), number.end(), absl::ascii_isdigit))
+      names.push_back(name);
+  }
+  if (ec) return absl::InternalError(absl::StrCat("cannot list table ", dir, ": ", ec.message()));
+  std::sort(names.begin(), names.end());
+  std::vector<std::string> lines;
+  std::string tail;
+  for (const std::string& name : names) {
+    const std::string path = absl::StrCat(dir, "/", name);
+    std::ifstream in(path, std::ios::binary);
+    const uint64_t size = std::filesystem::file_size(path, ec);
+    if (!in || ec) return absl::InternalError(absl::StrCat("cannot read ", path));
+    tail.resize(std::min(size, kSealTail));
+    in.seekg(std::streamoff(size - tail.size()));
+    if (!in.read(tail.data(), std::streamsize(tail.size())))
+      return absl::InternalError(absl::StrCat("cannot read ", path));
+    lines.push_back(absl::StrCat(name, " ", size, " ", absl::Hex(StableHash(tail))));
+  }
+  return lines;
+}
+
+std::string SealText(const std::vector<std::string>& lines) {
+  const std::string body = absl::StrJoin(lines, "\n");
+  return absl::StrCat(body, "\nseal ", absl::Hex(StableHash(body)), "\n");
+}
+
+absl::Status WriteSeal(const std::string& dir) {
+  absl::StatusOr<std::vector<std::string>> lines = SealLines(dir);
+  if (!lines.ok()) return lines.status();
+  const std::string path = absl::StrCat(dir, "/", kSealName), tmp = path + ".tmp";
+  const std::string text = SealText(*lines);
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  bool ok = f != nullptr && std::fwrite(text.data(), 1, text.size(), f) == text.size() &&
+            std::fflush(f) == 0 && ::fsync(::fileno(f)) == 0;
+  if (f != nullptr && std::fclose(f) != 0) ok = false;
+  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0)
+    return absl::InternalError(
+        absl::StrCat("cannot write ", path, ": ", std::strerror(errno ? errno : EIO)));
+  return absl::OkStatus();
+}
+
+// Where the table has a seal, its data files must match it.
+absl::Status CheckSeal(const std::string& dir) {
+  const std::string path = absl::StrCat(dir, "/", kSealName);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return absl::OkStatus();  // unfinished, or older
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in) return absl::InternalError(absl::StrCat("cannot read ", path));
+  std::vector<std::string> sealed = absl::StrSplit(text.str(), '\n');
+  if (sealed.size() < 2 || !sealed.back().empty())
+    return absl::DataLossError(
+        absl::StrCat("table ", dir, " is damaged: its seal ", path, " is cut short"));
+  sealed.pop_back();  // the empty string after the last line
+  sealed.pop_back();  // "seal HASH"
+  if (SealText(sealed) != text.str())
+    return absl::DataLossError(
+        absl::StrCat("table ", dir, " is damaged: its seal ", path, " does not match itself"));
+  absl::StatusOr<std::vector<std::string>> now = SealLines(dir);
+  if (!now.ok()) return now.status();
+  auto by_name = [](const std::vector<std::string>& lines) {
+    std::map<std::string, std::string> m;
+    for (const std::string& line : lines) m[line.substr(0, line.find(' '))] = line;
+    return m;
+  };
+  const std::map<std::string, std::string> want = by_name(sealed), have = by_name(*now);
+  auto damaged = [&](const std::string& name, absl::string_view how) {
+    return absl::DataLossError(
+        absl::StrCat("table ", dir, " is damaged: its file ", name, " ", how));
+  };
+  for (const auto& [name, line] : want) {
+    const auto it = have.find(name);
+    if (it == have.end()) return damaged(name, "is missing");
+    if (it->second != line)
+      return damaged(name, "does not match its seal (the size or the bytes at its end differ)");
+  }
+  for (const auto& [name, line] : have)
+    if (!want.contains(name)) return damaged(name, "is not in its seal");
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::unique_ptr<rocksdb::DB>> OpenDb(const std::string& dir, bool writable,
                                                     bool create) {
+  if (!create)
+    if (absl::Status s = CheckSeal(dir); !s.ok()) return s;
   rocksdb::Options options = BaseOptions();
   options.create_if_missing = create;
   options.error_if_exists = create;
@@ -580,6 +692,14 @@ absl::Status Table::Finish() {
   checksum_ = sum;
   checksum_kind_ = Checksum::kStable;
   writable_ = false;
+  // Closed, its files stay as they are: sealed, then read from there on.
+  if (absl::Status s = FromRocks(db_->Close(), absl::StrCat("closing table ", dir_)); !s.ok())
+    return s;
+  db_.reset();
+  if (absl::Status s = WriteSeal(dir_); !s.ok()) return s;
+  absl::StatusOr<std::unique_ptr<rocksdb::DB>> db = OpenDb(dir_, false, false);
+  if (!db.ok()) return db.status();
+  db_ = std::move(*db);
   return absl::OkStatus();
 }
 

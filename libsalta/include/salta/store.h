@@ -203,8 +203,9 @@ class Table {
   enum class Checksum { kFnv1a, kStable };
   Checksum checksum_kind() const { return checksum_kind_; }
 
-  // Writes the completion record (count and checksum) last and syncs; the
-  // table is read-only afterwards.
+  // Writes the completion record (count and checksum) last and syncs, then
+  // closes the table, seals its files (each one's size and last bytes,
+  // checked before any later open) and opens it again, read-only.
   absl::Status Finish();
 
  private:
