@@ -220,7 +220,8 @@ absl::Status CheckSeal(const std::string& dir) {
   if (!now.ok()) return now.status();
   auto by_name = [](const std::vector<std::string>& lines) {
     std::map<std::string, std::string> m;
-    for (const std::string& line : lines) m[line.substr(0, line.find(' '))] = line;
+    for (const std::string& line : lines)
+      if (!line.empty()) m[line.substr(0, line.find(' '))] = line;
     return m;
   };
   const std::map<std::string, std::string> want = by_name(sealed), have = by_name(*now);
