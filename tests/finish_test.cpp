@@ -1308,7 +1308,7 @@ TEST(Finish, PatternTablesAreStored) {
   std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
 }
 
-// Databases of five pieces on 10x10 (254 MB each, minutes to build) are
+// Databases of five pieces on 10x10 (312 MB each in memory, 1.5 s each to build) are
 // built ahead only: where they are not stored, a count uses those of the
 // board and says so.
 TEST(Finish, LargestTablesAreNotBuiltInACount) {

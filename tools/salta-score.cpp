@@ -181,11 +181,12 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
                  "Keep the pattern tables (RocksDB) in this directory, so that later runs start "
                  "with them; \"\" for none (built in memory each run)")
       ->capture_default_str();
-  app.add_option("--pattern-size", pattern_size,
-                 "The most pieces one pattern table covers: -1 by the board (4 on 10x10), 0 none, "
-                 "up to 5. Tables of 5 on 10x10 (nine of 254 MB, 2.3 GB in memory) are built "
-                 "ahead only, with --build-patterns (minutes), and take seconds to load: for many "
-                 "counts in one run. Without them a count uses those of the board")
+  app.add_option(
+         "--pattern-size", pattern_size,
+         "The most pieces one pattern table covers: -1 by the board (4 on 10x10), 0 none, "
+         "up to 5. Tables of 5 on 10x10 (nine of 312 MB, 2.8 GB in memory) are built "
+         "ahead only, with --build-patterns (about 25 s), and take seconds to load: for many "
+         "counts in one run. Without them a count uses those of the board")
       ->capture_default_str()
       ->transform(salta::tools::Integer(-1, salta::kMaxPatternGroupSize));
   app.add_flag("--build-patterns", build_patterns,
