@@ -22,11 +22,8 @@ namespace {
 std::optional<CountedScore> CountedScoreOf(const absl::StatusOr<GameScore>& score) {
   if (!score.ok() || score->outcome == Outcome::kUndecided || score->outcome == Outcome::kNone)
     return std::nullopt;
-  CountedScore counted{score->outcome, std::nullopt, false};
-  if (score->points != kUnknownMoves)
-    counted.points = score->points;
-  else if (score->exact)
-    counted.no_points = true;  // every count exact: one it needs is infinite
+  CountedScore counted{score->outcome, std::nullopt};
+  if (score->points != kUnknownMoves) counted.points = score->points;
   return counted;
 }
 
@@ -432,7 +429,8 @@ class Replayer {
                                          " is wrong: the game is drawn, which scores 0")));
       return;
     }
-    if (counted && counted->no_points) {
+    // Every count exact and still no points: one the score needs is infinite.
+    if (counted && !counted->points && report_.game_score->exact) {
       const GameScore& s = *report_.game_score;
       const Side cannot = s.white && !s.white->reachable ? Side::kWhite : Side::kBlack;
       Error(issue(score_at, absl::StrCat("Score tag \"", *score_tag, "\" but ", SideName(cannot),

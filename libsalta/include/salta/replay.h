@@ -102,9 +102,8 @@ struct CountedScore {
   Outcome outcome = Outcome::kNone;
   // The winner's points; empty where they are not known: a count not exact
   // within the limits, or a count they need is infinite (the loser cannot
-  // finish its goal), for which the rules give no points (`no_points`).
+  // finish its goal), for which the rules give no points.
   std::optional<int> points;
-  bool no_points = false;
 };
 std::optional<CountedScore> ScoreByCount(const Position& final_position,
                                          const FinishOptions& options = ScoreCountOptions());

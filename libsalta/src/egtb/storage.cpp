@@ -22,8 +22,11 @@ constexpr uint64_t kCacheBytes = uint64_t(512) << 20;
 // The payload of a damaged-block error: the block's first index.
 constexpr absl::string_view kDamagedPayload = "salta/egtb/damaged-index";
 
+// Every block's key starts with it, and no other key does.
+constexpr absl::string_view kBlockPrefix = "b";
+
 std::string BlockKey(uint64_t block) {
-  return absl::StrCat("b", EncodeKey(block));
+  return absl::StrCat(kBlockPrefix, EncodeKey(block));
 }
 
 uint64_t Mix(uint64_t x) {  // splitmix64's finaliser
@@ -171,8 +174,10 @@ absl::Status WriteBlocks(const std::string& path, const Partition& partition, in
 
 absl::Status CompleteTable(Table& table, const std::vector<std::string>& block_files,
                            const TableClass& cls, const Tally& tally) {
-  // Every block key starts with "b" (BlockKey).
-  if (absl::Status s = table.IngestReplacing(block_files, "b", "c"); !s.ok()) return s;
+  // The keys after every block's: kBlockPrefix's last byte one up.
+  const std::string past_blocks = {char(kBlockPrefix[0] + 1)};
+  if (absl::Status s = table.IngestReplacing(block_files, kBlockPrefix, past_blocks); !s.ok())
+    return s;
   nlohmann::ordered_json info = {
       {"class", cls.ToString()},
       {"positions", tally.positions},
