@@ -631,6 +631,7 @@ TEST(ReplayTest, WarningsAreCappedPerGame) {
   ASSERT_EQ(r.warnings.size(), 101u);
   EXPECT_EQ(r.warnings[99].ply, 102);  // plies 1-16, then 19-102
   EXPECT_EQ(r.warnings.back().reason, "and 198 more warnings, not listed");
+  EXPECT_EQ(r.warning_count, 298);  // what salta-validate's summary counts
 }
 
 TEST(ReplayTest, RulesFromTheTagAndOptions) {

@@ -113,6 +113,19 @@ TEST(ValidateCliTest, LenientTurnsAMissedJumpIntoAWarning) {
   EXPECT_EQ(lenient[6]["warnings"][0]["ply"], 5);
 }
 
+TEST(ValidateCliTest, TheSummaryCountsTheWarningsNotListedToo) {
+  // 300 plies there and back, every move numbered 9: 298 wrong numbers, of
+  // which the game lists 100 and one line for the 198 more.
+  std::string moves;
+  for (int i = 0; i < 75; ++i) moves += "9. e3-f4 9... h8-g7 9. f4-e3 9... g7-h8 ";
+  const Output r = Sh("echo '" + moves + "*' | " + Validate("--json -"));
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::vector<nlohmann::json> lines = JsonLines(r.out);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0]["warnings"].size(), 101u);
+  EXPECT_EQ(lines[1]["summary"]["warnings"], 298);
+}
+
 TEST(ValidateCliTest, StandardInputQuietAndThreadsGiveTheSameAnswers) {
   const fs::path games = TempFile("games.sgn");
   ASSERT_EQ(

@@ -79,7 +79,7 @@ class Printer {
     ++sum_.games;
     (r.valid ? sum_.valid : sum_.invalid) += 1;
     sum_.plies += r.plies;
-    sum_.warnings += int64_t(r.warnings.size());
+    sum_.warnings += r.warning_count;
     // --quiet: the invalid games only (and, in JSON, the summary).
     if (quiet_ && r.valid) return;
     if (json_) {

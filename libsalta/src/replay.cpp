@@ -113,6 +113,7 @@ class Replayer {
   // At most kMaxWarnings warnings a game, then one that says how many more.
   static constexpr size_t kMaxWarnings = 100;
   void Warn(ReplayIssue issue) {
+    ++report_.warning_count;
     if (report_.warnings.size() < kMaxWarnings) {
       report_.warnings.push_back(std::move(issue));
       return;
@@ -121,9 +122,9 @@ class Replayer {
     ReplayIssue& more = report_.warnings.back();
     more.at = issue.at;
     more.ply = issue.ply;
-    more.reason = absl::StrCat("and ", ++more_warnings_, " more warnings, not listed");
+    more.reason = absl::StrCat("and ", report_.warning_count - int(kMaxWarnings),
+                               " more warnings, not listed");
   }
-  int more_warnings_ = 0;
   static ReplayIssue At(SourcePos at, std::string reason) {
     ReplayIssue i;
     i.at = at;

@@ -79,7 +79,10 @@ struct ReplayReport {
   std::optional<GameScore> game_score;
   std::string rules;  // the rules the game was replayed under (Rules::ToString)
   std::optional<ReplayIssue> error;
+  // The warnings, the first 100 of them, then one that says how many more;
+  // warning_count counts them all.
   std::vector<ReplayIssue> warnings;
+  int warning_count = 0;
   // The position after the last legal move (absent when the game could not be set up).
   std::optional<Position> final_position;
   // With ReplayOptions::keep_moves: the position before the first move and
