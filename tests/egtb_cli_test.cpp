@@ -564,6 +564,27 @@ TEST(EgtbCli, ProbeOfAPositionOutsideTheClassSaysWhy) {
   EXPECT_EQ(r.status, 2) << Describe(r);
 }
 
+// --line where there is no line: a game that is over, and a draw (here one
+// that both sides' goals end, with Black's extra move still to play).
+TEST(EgtbCli, ProbeLineSaysWhyThereIsNone) {
+  const ClassArgs args{4, 1, "standard", "S1", "S1"};
+  TempDir dir;
+  const std::string db = dir.sub("db");
+  ASSERT_EQ(Build(args, db).status, 0);
+  ToolRun r = RunTool("probe --line --db " + Quote(db) + " --position 'w S1b4,s1c1 6'");
+  ASSERT_EQ(r.status, 0) << Describe(r);
+  EXPECT_TRUE(absl::StrContains(r.out, "best moves: none (the game is over)\n")) << r.out;
+  EXPECT_TRUE(absl::StrContains(r.out, "line: none (the game is over)\n")) << r.out;
+  r = RunTool("probe --line --db " + Quote(db) + " --position 'b S1b4,s1b2 5'");
+  ASSERT_EQ(r.status, 0) << Describe(r);
+  EXPECT_TRUE(absl::StrContains(r.out, "value: draw for Black\nbest moves: b2-c1\n")) << r.out;
+  EXPECT_TRUE(absl::StrContains(r.out, "line: none (a draw: ")) << r.out;
+  r = RunTool("probe --line --json --db " + Quote(db) + " --position 'w S1b4,s1c1 6'");
+  ASSERT_EQ(r.status, 0) << Describe(r);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["best_moves"].empty() && j["line"].empty()) << r.out;
+}
+
 // ---------------------------------------------------------------------------
 // Damage.
 

@@ -347,6 +347,13 @@ TEST(ReplayTest, AnUnfinishedGameMayCarryAnyResult) {
   r = Replay("[Result \"1-0\"]\n[Score \"3\"]\n1. c3-d4 1-0");
   ASSERT_FALSE(r.valid);
   EXPECT_NE(r.error->reason.find("Score tag"), std::string::npos) << r.error->reason;
+  // A score is written in digits alone.
+  for (const char* bad : {"+1", " 1", "1 ", "-1", "1.0", "0x1", ""}) {
+    r = Replay(absl::StrCat("[Score \"", bad, "\"]\n*"));
+    ASSERT_FALSE(r.valid) << bad;
+    EXPECT_NE(r.error->reason.find("is not a whole number of points"), std::string::npos)
+        << r.error->reason;
+  }
 }
 
 // Issue 10, item 7: White completes with the move that reaches the move
@@ -660,8 +667,12 @@ TEST(ReplayTest, BoardTag) {
   EXPECT_EQ(*ParseBoardTag("8x8"), *Geometry::Make(8, 3));
   EXPECT_EQ(*ParseBoardTag("6"), *Geometry::Make(6, 2));
   EXPECT_EQ(*ParseBoardTag("4"), *Geometry::Make(4, 1));
-  for (const char* bad : {"", "8x10", "9x9", "12", "8x8, 4 rows", "8x8, two rows", "a,b,c"})
+  for (const char* bad : {"", "8x10", "9x9", "12", "8x8, 4 rows", "8x8, two rows", "a,b,c", "+8",
+                          "8x+8", "8x8, +2 rows", "8x8, 2.0 rows", "0x8", "8x8x8"})
     EXPECT_FALSE(ParseBoardTag(bad).ok()) << bad;
+  // Spaces around the parts, and leading zeros, read as a user means them.
+  EXPECT_EQ(*ParseBoardTag(" 8 x 8 , 2 rows "), *Geometry::Make(8, 2));
+  EXPECT_EQ(*ParseBoardTag("08x08"), *Geometry::Make(8, 3));
   for (auto [n, r] : {std::pair{4, 1}, std::pair{8, 3}, std::pair{10, 2}})
     EXPECT_EQ(*ParseBoardTag(Geometry::Make(n, r)->ToString()), *Geometry::Make(n, r));
 }

@@ -290,13 +290,16 @@ TEST(ShowCli, BadInputAsTheOtherTools) {
   for (const std::string& args :
        std::vector<std::string>{"--record /nonexistent.sgn", "--record '" + invalid + "'",
                                 "--record '" + DataPath("games/valid/scored.sgn") + "' --game 3",
-                                "--record '" + DataPath("games/invalid/syntax.sgn") + "'"}) {
+                                "--record '" + DataPath("games/invalid/syntax.sgn") + "'",
+                                "--record /dev/null"}) {
     const ToolRun show = Show(args);
     const ToolRun score = Show(args, "LC_ALL=C", "salta-score");
     EXPECT_EQ(show.status, 2) << args;
     ASSERT_EQ(score.err.rfind("salta-score: ", 0), 0u) << score.err;
     EXPECT_EQ(show.err, "salta-show: " + score.err.substr(13)) << args;
   }
+  // An empty record: no game to show, whatever --game would have said.
+  EXPECT_EQ(Show("--record /dev/null").err, "salta-show: /dev/null: has no games\n");
   // An invalid game in a file stops the page too, naming the game.
   const ToolRun page = Show("--record '" + invalid + "' --html " + Tmp().File("bad.html"));
   EXPECT_EQ(page.status, 2);

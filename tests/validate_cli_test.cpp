@@ -54,6 +54,8 @@ TEST(ValidateCliTest, ExitStatuses) {
             2);
   EXPECT_EQ(Sh(Validate(kGames + " >/dev/null 2>&1")).status, 2);  // a directory
   EXPECT_EQ(Sh(Validate("--rules blitz x.sgn >/dev/null 2>&1")).status, 2);
+  // An empty preset is refused, as the other tools refuse it (not standard).
+  EXPECT_EQ(Sh(Validate("--rules= " + kGames + "/valid/features.sgn >/dev/null 2>&1")).status, 2);
   EXPECT_EQ(Sh(Validate("--rule steps=sideways x.sgn >/dev/null 2>&1")).status, 2);
   EXPECT_EQ(Sh(Validate("--strict --lenient x.sgn >/dev/null 2>&1")).status, 2);
   EXPECT_EQ(Sh(Validate(">/dev/null 2>&1")).status, 2);  // no FILE

@@ -188,6 +188,16 @@ absl::StatusOr<std::unique_ptr<salta::egtb::EndgameTable>> OpenTable(const std::
   return salta::egtb::EndgameTable::Open(db);
 }
 
+// A probe's answer as JSON.
+nlohmann::ordered_json ResultJson(const salta::Position& pos, const salta::egtb::ProbeResult& r,
+                                  bool line) {
+  nlohmann::ordered_json out = {{"value", salta::egtb::WdlName(salta::egtb::WdlOf(r.code))},
+                                {"plies", PliesJson(r.code)},
+                                {"best_moves", MovesJson(pos, r.best_moves, false)}};
+  if (line) out["line"] = MovesJson(pos, r.line, true);
+  return out;
+}
+
 // One probe as JSON; errors as {"error": ...}.
 nlohmann::ordered_json ProbeJson(const salta::egtb::EndgameTable& table, const salta::Position& pos,
                                  bool line, absl::Status* error) {
@@ -196,11 +206,7 @@ nlohmann::ordered_json ProbeJson(const salta::egtb::EndgameTable& table, const s
     *error = r.status();
     return {{"error", std::string(r.status().message())}};
   }
-  nlohmann::ordered_json out = {{"value", salta::egtb::WdlName(salta::egtb::WdlOf(r->code))},
-                                {"plies", PliesJson(r->code)},
-                                {"best_moves", MovesJson(pos, r->best_moves, false)}};
-  if (line) out["line"] = MovesJson(pos, r->line, true);
-  return out;
+  return ResultJson(pos, *r, line);
 }
 
 int RunProbe(const Common& c, const std::string& position_text, bool have_position,
@@ -255,8 +261,7 @@ int RunProbe(const Common& c, const std::string& position_text, bool have_positi
   absl::StatusOr<salta::egtb::ProbeResult> r = salta::egtb::Probe(**table, *pos, line);
   if (!r.ok()) return Fail(c, std::string(r.status().message()));
   if (c.json) {
-    absl::Status unused;
-    std::cout << ProbeJson(**table, *pos, line, &unused).dump() << "\n";
+    std::cout << ResultJson(*pos, *r, line).dump() << "\n";
   } else {
     std::cout << "position: " << salta::PositionToString(*pos) << "\n"
               << "value: " << ValueText(r->code) << " for " << salta::SideName(pos->side_to_move())
@@ -267,8 +272,10 @@ int RunProbe(const Common& c, const std::string& position_text, bool have_positi
               << "\n";
     if (line)
       std::cout << "line: "
-                << (r->code == salta::egtb::kDraw ? std::string("none (a draw has no end)")
-                                                  : MovesText(*pos, r->line, true))
+                << (r->best_moves.empty() ? std::string("none (the game is over)")
+                    : r->code == salta::egtb::kDraw
+                        ? std::string("none (a draw: the table keeps no distance to follow)")
+                        : MovesText(*pos, r->line, true))
                 << "\n";
   }
   return Done(kExitOk);

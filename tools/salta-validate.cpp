@@ -269,7 +269,8 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
   int bound_table_mb = salta::kDefaultBoundTableMegabytes;
   app.add_option("--rules", preset,
                  "Rules preset for games without a Rules tag: standard, pre1900 or forward")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(salta::tools::NonEmpty());
   app.add_option("--rule", overrides,
                  "Override one rule option in every game, KEY=VALUE (repeatable), e.g. "
                  "--rule move-limit=120")

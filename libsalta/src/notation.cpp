@@ -1,7 +1,6 @@
 #include "salta/notation.h"
 
 #include <algorithm>
-#include <charconv>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -19,12 +18,6 @@ constexpr absl::string_view kKindNames[3] = {"star", "moon", "sun"};
 // Messages quote the input: escaped where it is not valid UTF-8.
 absl::Status Invalid(absl::string_view what, absl::string_view why) {
   return absl::InvalidArgumentError(EscapeForMessage(absl::StrCat(what, ": ", why)));
-}
-
-bool ParseInt(absl::string_view text, int& value) {
-  if (text.empty() || text.size() > 7) return false;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return ec == std::errc() && end == text.data() + text.size();
 }
 
 bool AllDigits(absl::string_view text) {
@@ -54,7 +47,7 @@ absl::StatusOr<Square> ParseSquare(const Geometry& g, absl::string_view text) {
   if (AllDigits(text)) {
     // Numeric: the last digit is the index on the rank, the rest the rank.
     int rank = 0;
-    if (text.size() < 2 || !ParseInt(text.substr(0, text.size() - 1), rank))
+    if (text.size() < 2 || !ParseDigits(text.substr(0, text.size() - 1), rank))
       return Invalid(quoted, "a numeric square has a rank and an index, e.g. 32");
     const int index = text.back() - '0';
     if (rank < 1 || rank > g.size())
@@ -65,7 +58,7 @@ absl::StatusOr<Square> ParseSquare(const Geometry& g, absl::string_view text) {
   }
   const char letter = absl::ascii_tolower(text[0]);
   int rank = 0;
-  if (!absl::ascii_isalpha(letter) || !ParseInt(text.substr(1), rank))
+  if (!absl::ascii_isalpha(letter) || !ParseDigits(text.substr(1), rank))
     return Invalid(quoted, "expected a file letter and a rank, e.g. c3, or a number, e.g. 32");
   const int file = letter - 'a';
   if (file >= g.size())
@@ -232,8 +225,7 @@ absl::StatusOr<Position> ParsePosition(const Variant& variant, absl::string_view
   }
 
   int ply = 0;
-  if (fields.size() >= 3 &&
-      (!AllDigits(fields[2]) || fields[2].size() > 7 || !ParseInt(fields[2], ply) || ply > kMaxPly))
+  if (fields.size() >= 3 && (fields[2].size() > 7 || !ParseDigits(fields[2], ply) || ply > kMaxPly))
     return Invalid(
         absl::StrCat("position field 3 \"", fields[2], "\""),
         absl::StrCat("the ply must be a whole number from 0 to ", kMaxPly, " (half-moves played)"));

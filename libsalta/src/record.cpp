@@ -5,7 +5,6 @@
 #include <sstream>
 
 #include "absl/strings/ascii.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "salta/position.h"  // kMaxPly
@@ -656,8 +655,7 @@ Numbering NumberingOf(const GameRecord& game) {
   n.black_first = fields[0] == "b" || fields[0] == "B";
   if (fields.size() >= 3) {
     int ply = 0;
-    if (absl::SimpleAtoi(fields[2], &ply) && ply >= 0 && ply <= kMaxPly)
-      n.first_number = ply / 2 + 1;
+    if (ParseDigits(fields[2], ply) && ply <= kMaxPly) n.first_number = ply / 2 + 1;
   }
   return n;
 }

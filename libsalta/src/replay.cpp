@@ -5,7 +5,6 @@
 #include <set>
 
 #include "absl/strings/ascii.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -355,7 +354,7 @@ class Replayer {
     std::optional<int> score_claimed;
     if (score_tag) {
       int v = 0;
-      if (!absl::SimpleAtoi(*score_tag, &v) || v < 0 || v > 100000) {
+      if (!ParseDigits(*score_tag, v) || v > 100000) {
         Error(issue(score_at, absl::StrCat("Score tag \"", *score_tag,
                                            "\" is not a whole number of points (0 or more)")));
         return;
@@ -475,17 +474,18 @@ absl::StatusOr<Geometry> ParseBoardTag(absl::string_view text) {
   absl::string_view size_text = absl::StripAsciiWhitespace(parts[0]);
   int n = 0, n2 = 0;
   if (const size_t x = size_text.find_first_of("xX"); x != absl::string_view::npos) {
-    if (!absl::SimpleAtoi(size_text.substr(0, x), &n) ||
-        !absl::SimpleAtoi(size_text.substr(x + 1), &n2) || n != n2)
-      return absl::InvalidArgumentError(absl::StrCat(usage, "; boards are square"));
-  } else if (!absl::SimpleAtoi(size_text, &n)) {
+    if (!ParseDigits(absl::StripAsciiWhitespace(size_text.substr(0, x)), n) ||
+        !ParseDigits(absl::StripAsciiWhitespace(size_text.substr(x + 1)), n2))
+      return absl::InvalidArgumentError(usage);
+    if (n != n2) return absl::InvalidArgumentError(absl::StrCat(usage, "; boards are square"));
+  } else if (!ParseDigits(size_text, n)) {
     return absl::InvalidArgumentError(usage);
   }
   int rows = std::min(3, (n - 1) / 2);
   if (parts.size() == 2) {
     std::vector<absl::string_view> words = absl::StrSplit(parts[1], ' ', absl::SkipWhitespace());
     if (words.size() != 2 || (words[1] != "rows" && words[1] != "row") ||
-        !absl::SimpleAtoi(words[0], &rows))
+        !ParseDigits(words[0], rows))
       return absl::InvalidArgumentError(usage);
   }
   return Geometry::Make(n, rows);

@@ -6,6 +6,17 @@
 
 namespace salta {
 
+bool ParseDigits(absl::string_view text, int& value) {
+  if (text.empty() || text.size() > 9) return false;
+  int v = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + (c - '0');
+  }
+  value = v;
+  return true;
+}
+
 size_t Utf8Length(absl::string_view s, size_t i) {
   const unsigned char c = s[i];
   if (c < 0x80) return 1;

@@ -21,4 +21,10 @@ size_t Utf8Length(absl::string_view s, size_t i);
 // rest unchanged. Applying it twice changes nothing more.
 std::string EscapeForMessage(absl::string_view text);
 
+// A whole number of the input (a tag's, a field's, a rank) written in
+// decimal digits alone, at most nine: no sign, space or other base, so
+// that "+1", " 1" and "1 " are not numbers. Leading zeros are read as
+// decimal ("08" is 8), as the tools' flags read them.
+bool ParseDigits(absl::string_view text, int& value);
+
 }  // namespace salta
