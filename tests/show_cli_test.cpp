@@ -287,11 +287,10 @@ TEST(ShowCli, BadInputAsTheOtherTools) {
   }
   // Records.
   const std::string invalid = DataPath("games/invalid/moves.sgn");
-  for (const std::string& args :
-       std::vector<std::string>{"--record /nonexistent.sgn", "--record '" + invalid + "'",
-                                "--record '" + DataPath("games/valid/scored.sgn") + "' --game 3",
-                                "--record '" + DataPath("games/invalid/syntax.sgn") + "'",
-                                "--record /dev/null"}) {
+  for (const std::string& args : std::vector<std::string>{
+           "--record /nonexistent.sgn", "--record '" + invalid + "'",
+           "--record '" + DataPath("games/valid/scored.sgn") + "' --game 3",
+           "--record '" + DataPath("games/invalid/syntax.sgn") + "'", "--record /dev/null"}) {
     const ToolRun show = Show(args);
     const ToolRun score = Show(args, "LC_ALL=C", "salta-score");
     EXPECT_EQ(show.status, 2) << args;
