@@ -79,14 +79,15 @@ std::string Python() {
 // "out of memory", no page written), not an abort: the unwinding after it
 // needs memory too (nlohmann::json's destructor allocates), which the
 // tools put aside at the start (tools/tool.h, MemoryReserve). 100 games
-// take about 460 MB here, under a limit of 250 MB. Not under the
-// sanitizers, which reserve far more address space than that.
+// take about 130 MB here (200 MB of address space), under a limit of 100 MB
+// (the start position alone shows under 60 MB). Not under the sanitizers,
+// which reserve far more address space than that.
 TEST(ShowCli, RunningOutOfMemoryIsAnErrorNotAnAbort) {
   const char* sanitized = std::getenv("SALTA_SANITIZED");
   if (sanitized != nullptr && *sanitized != '\0') GTEST_SKIP() << "under the sanitizers";
   const std::string games = Tmp().File("oom-games.sgn"), page = Tmp().File("oom.html");
   ASSERT_EQ(Show("--games 100 --seed 7 -o '" + games + "'", "LC_ALL=C", "salta-play").status, 0);
-  const ToolRun r = RunCapturing("ulimit -v 250000 && '" + ToolPath("salta-show") + "' --record '" +
+  const ToolRun r = RunCapturing("ulimit -v 100000 && '" + ToolPath("salta-show") + "' --record '" +
                                  games + "' --html '" + page + "'");
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_NE(r.err.find("salta-show: out of memory"), std::string::npos) << r.err;
