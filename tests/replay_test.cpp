@@ -341,8 +341,12 @@ TEST(ReplayTest, AnUnfinishedGameMayCarryAnyResult) {
     EXPECT_EQ(r.result, result);
     EXPECT_FALSE(r.termination.has_value());
   }
+  // An invalid game keeps what its Termination tag says.
+  ReplayReport r = Replay("[Termination \"White resigned\"]\n1. c3-c4 1-0");
+  ASSERT_FALSE(r.valid);
+  EXPECT_EQ(r.termination, "White resigned");
   // The tag and the token must still agree, and a Score needs a finished game.
-  ReplayReport r = Replay("[Result \"1-0\"]\n1. c3-d4 0-1");
+  r = Replay("[Result \"1-0\"]\n1. c3-d4 0-1");
   EXPECT_FALSE(r.valid);
   r = Replay("[Result \"1-0\"]\n[Score \"3\"]\n1. c3-d4 1-0");
   ASSERT_FALSE(r.valid);

@@ -96,6 +96,10 @@ class Replayer {
       : game_(game), record_(game.record), options_(options) {}
 
   ReplayReport Run() {
+    // What the record says of how the game ended, whether its moves are
+    // legal or not.
+    if (const std::string* termination = record_.Tag("Termination"))
+      report_.termination = *termination;
     if (Setup()) Moves();
     if (report_.valid && game_.error) SyntaxError();
     if (report_.valid) CheckResult();
@@ -335,8 +339,6 @@ class Replayer {
     const GameStatus st = StatusOf(pos);
     report_.end = st.reason;
     report_.finished = st.over();
-    if (const std::string* termination = record_.Tag("Termination"))
-      report_.termination = *termination;
     if (st.reason == EndReason::kBlocked) ended_ply_ = report_.plies;
     const bool extra_pending = st.extra_move_pending;
     // The scoring count, computed only where the result or a Score tag needs it.
