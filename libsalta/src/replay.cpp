@@ -358,7 +358,7 @@ class Replayer {
       int v = 0;
       if (!ParseDigits(*score_tag, v) || v > 100000) {
         Error(issue(score_at, absl::StrCat("Score tag \"", *score_tag,
-                                           "\" is not a whole number of points (0 or more)")));
+                                           "\" is not a whole number of points from 0 to 100000")));
         return;
       }
       score_claimed = v;
