@@ -352,8 +352,8 @@ TEST(ReplayTest, AnUnfinishedGameMayCarryAnyResult) {
   ASSERT_FALSE(r.valid);
   EXPECT_NE(r.error->reason.find("Score tag"), std::string::npos) << r.error->reason;
   // A score is written in digits alone.
-  for (const char* bad : {"+1", " 1", "1 ", "-1", "1.0", "0x1", "", "100001",
-                          "99999999999999999999"}) {
+  for (const char* bad :
+       {"+1", " 1", "1 ", "-1", "1.0", "0x1", "", "100001", "99999999999999999999"}) {
     r = Replay(absl::StrCat("[Score \"", bad, "\"]\n*"));
     ASSERT_FALSE(r.valid) << bad;
     EXPECT_NE(r.error->reason.find("is not a whole number of points"), std::string::npos)
