@@ -25,6 +25,20 @@ bool ValidUtf8(const std::string& s) {
   return true;
 }
 
+TEST(Text, ParseDigitsTakesDecimalDigitsAlone) {
+  for (auto [text, want] : {std::pair{"0", 0}, std::pair{"7", 7}, std::pair{"08", 8},
+                            std::pair{"123456789", 123456789}}) {
+    int v = -1;
+    EXPECT_TRUE(ParseDigits(text, v)) << text;
+    EXPECT_EQ(v, want) << text;
+  }
+  for (const char* bad : {"", "+1", "-1", " 1", "1 ", "1.0", "0x1", "1e3", "1234567890", "١"}) {
+    int v = 42;
+    EXPECT_FALSE(ParseDigits(bad, v)) << bad;
+    EXPECT_EQ(v, 42) << bad;  // untouched
+  }
+}
+
 TEST(Text, Utf8Length) {
   EXPECT_EQ(Utf8Length("a", 0), 1u);
   EXPECT_EQ(Utf8Length("\xC5\x9A", 0), 2u);          // Ś
