@@ -118,6 +118,10 @@ TEST(PositionText, OptionalFields) {
   EXPECT_TRUE(*shuffled == *ParsePosition(v, "w S1a1,s1e5 0 -"));
   EXPECT_EQ(PositionToString(*shuffled), "w S1a1,s1e5 0 -");
   EXPECT_EQ(PositionToString(*ParsePosition(v, "w S111,s153 0 -")), "w S1a1,s1e5 0 -");
+  // Tabs separate fields as spaces do.
+  absl::StatusOr<Position> tabs = ParsePosition(v, "w\tS1a1,s1e5 \t 12\t-");
+  ASSERT_TRUE(tabs.ok()) << tabs.status();
+  EXPECT_EQ(PositionToString(*tabs), "w S1a1,s1e5 12 -");
 }
 
 // ---------------------------------------------------------------------------
@@ -247,6 +251,7 @@ TEST(PositionText, MalformedTextsSayWhatIsWrong) {
            {"w S1a1 0 - extra", {"5 fields"}},
            {"x S1a1 0 -", {"field 1 \"x\"", "w or b"}},
            {"white S1a1", {"field 1 \"white\""}},
+           {"start 0", {"\"start\"", "stands alone"}},
            {"w S1 0 -", {"piece 1 \"S1\"", "e.g. S1a1"}},
            {"w Q1a1", {"piece 1 \"Q1a1\"", "unknown kind 'Q'"}},
            {"w S1a1,X2c1", {"piece 2 \"X2c1\"", "unknown kind"}},

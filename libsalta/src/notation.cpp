@@ -165,7 +165,8 @@ absl::StatusOr<Position> ParsePosition(const Variant& variant, absl::string_view
   const absl::string_view trimmed = absl::StripAsciiWhitespace(text);
   if (trimmed == "start") return Position::Start(variant);
   const Geometry& g = variant.geometry();
-  std::vector<absl::string_view> fields = absl::StrSplit(trimmed, ' ', absl::SkipWhitespace());
+  std::vector<absl::string_view> fields =
+      absl::StrSplit(trimmed, absl::ByAnyChar(" \t"), absl::SkipEmpty());
   const absl::string_view kShape =
       "expected \"<side w|b> <pieces> [<ply> [<state -|x|#>]]\" or \"start\"";
   if (fields.size() < 2 || fields.size() > 4)
@@ -177,6 +178,8 @@ absl::StatusOr<Position> ParsePosition(const Variant& variant, absl::string_view
     side = Side::kWhite;
   } else if (fields[0] == "b" || fields[0] == "B") {
     side = Side::kBlack;
+  } else if (fields[0] == "start") {
+    return Invalid("position \"start\"", "stands alone: it has no other fields");
   } else {
     return Invalid(absl::StrCat("position field 1 \"", fields[0], "\""),
                    "the side to move must be w or b");
