@@ -812,6 +812,15 @@ TEST(EgtbCli, TruncatedForeignAndMissingDirectoriesAreRefused) {
                                                std::string(sub) == "probe" ? " --moves ''" : ""));
         EXPECT_TRUE(absl::StrContains(r.err, "no table at " + d)) << sub << ": " << Describe(r);
       }
+    // Junk alone: no table either, in the same words for each (not a table
+    // damaged by a missing file).
+    if (d == junk)
+      for (const char* sub : {"info", "verify", "probe"}) {
+        const ToolRun r = RunTool(absl::StrCat(sub, " --db ", Quote(d),
+                                               std::string(sub) == "probe" ? " --moves ''" : ""));
+        EXPECT_EQ(r.err, "salta-egtb: " + d + " holds no table (no RocksDB database)\n")
+            << sub << ": " << Describe(r);
+      }
     if (d != missing && d != empty) {
       const ToolRun b = Build(args, d);
       EXPECT_EQ(b.status, 2) << "build into junk: " << Describe(b);

@@ -433,6 +433,10 @@ absl::StatusOr<TableMeta> Table::ReadMeta(const std::string& dir) {
     return absl::FailedPreconditionError(absl::StrCat(
         "table ", dir,
         " is empty: its creation did not finish (a build killed as it began: run it again)"));
+  // Other files alone: not a table (a table that lost a file of its own is
+  // damaged, which opening it says).
+  if (!HasDatabaseFiles(dir))
+    return absl::NotFoundError(absl::StrCat(dir, " holds no table (no RocksDB database)"));
   absl::StatusOr<std::unique_ptr<rocksdb::DB>> db = OpenDb(dir, false, false);
   if (!db.ok()) return db.status();
   return ReadMetaFrom(**db, dir);

@@ -59,8 +59,6 @@ absl::StatusOr<VerifyReport> Verify(const std::string& dir, ThreadPool& pool,
     if (meta.status().code() == absl::StatusCode::kNotFound ||
         meta.status().code() == absl::StatusCode::kFailedPrecondition)
       return meta.status();
-    if (!Table::HasDatabaseFiles(dir))
-      return absl::NotFoundError(absl::StrCat(dir, " holds no table (no RocksDB database)"));
     report.problem = std::string(meta.status().message());
     return report;
   }
