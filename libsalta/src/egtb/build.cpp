@@ -55,12 +55,12 @@ absl::StatusOr<DirState> Prepare(const TableClass& cls, const std::string& dir,
     return absl::FailedPreconditionError(absl::StrCat(dir, " exists and is not a directory"));
   absl::StatusOr<TableMeta> have = Table::ReadMeta(dir);
   if (!have.ok())
-    return absl::FailedPreconditionError(absl::StrCat(
-        dir, " is not empty and holds no endgame table",
-        have.status().code() == absl::StatusCode::kNotFound
-            ? std::string()
-            : absl::StrCat(" (", have.status().message(), ")"),
-        "; choose another --db"));
+    return absl::FailedPreconditionError(
+        absl::StrCat(dir, " is not empty and holds no endgame table",
+                     have.status().code() == absl::StatusCode::kNotFound
+                         ? std::string()
+                         : absl::StrCat(" (", have.status().message(), ")"),
+                     "; choose another --db"));
   if (!(*have == meta)) {
     absl::StatusOr<TableClass> other = EndgameTable::ClassOf(*have);
     return absl::FailedPreconditionError(absl::StrCat(
