@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "salta/notation.h"
 #include "salta/replay.h"
@@ -25,6 +26,15 @@ inline std::string IssueText(const ReplayIssue& i) {
 // Where the issue is in `file`.
 inline Where WhereOf(const std::string& file, const ReplayIssue& i) {
   return Where{file, i.at};
+}
+
+// A record file whose games ran out before the one asked for (--game K):
+// "has no games" when it has none, whatever K, else "has 2 games, not 3
+// (--game)".
+inline absl::Status MissingGame(int games, int wanted) {
+  if (games == 0) return absl::NotFoundError("has no games");
+  return absl::NotFoundError(
+      absl::StrCat("has ", games, games == 1 ? " game" : " games", ", not ", wanted, " (--game)"));
 }
 
 }  // namespace salta::tools

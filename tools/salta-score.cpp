@@ -109,9 +109,7 @@ absl::Status PositionFromRecord(const std::string& file, int k, const std::strin
     if (!reader.Next(game)) {
       if (absl::Status s = (*in)->status(); !s.ok()) return s;
       where.file = file;
-      if (i == 1) return absl::NotFoundError("has no games");
-      return absl::NotFoundError(
-          absl::StrCat("has ", i - 1, i - 1 == 1 ? " game" : " games", ", not ", k, " (--game)"));
+      return salta::tools::MissingGame(i - 1, k);
     }
     if (i == k) break;
   }

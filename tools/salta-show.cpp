@@ -105,10 +105,8 @@ absl::StatusOr<std::vector<salta::GameView>> ReadGames(const RecordRequest& requ
   }
   if (absl::Status s = (*in)->status(); !s.ok()) return s;
   where.file = request.file;
-  if (request.game != 0 && games.empty() && k > 0)
-    return absl::NotFoundError(
-        absl::StrCat("has ", k, k == 1 ? " game" : " games", ", not ", request.game, " (--game)"));
-  if (games.empty()) return absl::NotFoundError("has no games");
+  // (Without --game every game is kept, so none means the file has none.)
+  if (games.empty()) return salta::tools::MissingGame(k, request.game);
   return games;
 }
 

@@ -141,10 +141,6 @@ class Table {
   // Whether dir holds only what RocksDB writes as it creates a database,
   // and no data: a creation that was killed, to be made again.
   static bool OnlyCreationFiles(const std::string& dir);
-  // Whether dir holds any file of a RocksDB database (CURRENT, IDENTITY, a
-  // manifest, a table file): a table, maybe damaged, not a directory that
-  // never was one.
-  static bool HasDatabaseFiles(const std::string& dir);
 
   const TableMeta& meta() const { return meta_; }
   const std::string& dir() const { return dir_; }
@@ -220,6 +216,10 @@ class Table {
   // NotFound where dir is no directory, or an empty one: no table, rather
   // than a damaged one.
   static absl::Status CheckHasTable(const std::string& dir);
+  // Whether dir holds any file of a RocksDB database (CURRENT, IDENTITY, a
+  // manifest, a table file): a table, maybe damaged, not a directory that
+  // never was one.
+  static bool HasDatabaseFiles(const std::string& dir);
   // The table at `dir`, of the expected kind, complete or not: its
   // completion record in `complete` (none where it has none yet).
   static absl::StatusOr<std::unique_ptr<Table>> OpenExisting(const std::string& dir,
