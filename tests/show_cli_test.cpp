@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -48,7 +49,8 @@ class Scratch {
     if (mkdtemp(dir) != nullptr) path_ = dir;
   }
   ~Scratch() {
-    if (!path_.empty()) RunCommand("rm -rf '" + path_ + "'");
+    std::error_code ignored;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
   }
   std::string File(const std::string& name) const { return path_ + "/" + name; }
 
@@ -56,9 +58,11 @@ class Scratch {
   std::string path_;
 };
 
+// A static object, so that its destructor runs as the process exits (each
+// test runs in a process of its own under ctest).
 const Scratch& Tmp() {
-  static const Scratch* scratch = new Scratch();
-  return *scratch;
+  static const Scratch scratch;
+  return scratch;
 }
 
 // Runs `env` (variable settings or empty) and a tool with `args` (already

@@ -280,7 +280,7 @@ TEST(ToolsCli, MessagesAreValidUtf8) {
 // byte on its report lines and U+FFFD in its JSON, unlike its messages).
 TEST(ToolsCli, FileNamesAreShownEscaped) {
   const std::string setup =
-      "d=$(mktemp -d) && cp " + kGames +
+      "d=$(mktemp -d) && trap 'rm -rf \"$d\"' EXIT && cp " + kGames +
       "/invalid/moves.sgn \"$d/bad$(printf '\\305')name.sgn\" && cd \"$d\" && ";
   const std::string name = "bad\\xc5name.sgn";
   Outcome r = Sh(setup + "salta-validate bad*name.sgn");
