@@ -643,6 +643,10 @@ TEST(ReplayTest, WarningsAreCappedPerGame) {
   ASSERT_EQ(r.warnings.size(), 101u);
   EXPECT_EQ(r.warnings[99].ply, 102);  // plies 1-16, then 19-102
   EXPECT_EQ(r.warnings.back().reason, "and 198 more warnings, not listed");
+  // It concerns no one move.
+  EXPECT_EQ(r.warnings.back().ply, 0);
+  EXPECT_EQ(r.warnings.back().move_number, 0);
+  EXPECT_FALSE(r.warnings.back().side.has_value());
   EXPECT_EQ(r.warning_count, 298);  // what salta-validate's summary counts
 }
 

@@ -125,7 +125,21 @@ TEST(ValidateCliTest, TheSummaryCountsTheWarningsNotListedToo) {
   std::vector<nlohmann::json> lines = JsonLines(r.out);
   ASSERT_EQ(lines.size(), 2u);
   EXPECT_EQ(lines[0]["warnings"].size(), 101u);
+  EXPECT_EQ(lines[0]["warnings"][100]["ply"], 0);
   EXPECT_EQ(lines[1]["summary"]["warnings"], 298);
+}
+
+// A game whose rules cannot be read was replayed under none: "rules" is
+// null (it was "", which reads as the standard rules).
+TEST(ValidateCliTest, RulesAreNullWhereTheTagCannotBeRead) {
+  const Output r = Sh("printf '[Rules \"blitz\"]\n\n1. c3-d4 *\n[Rules \"pre1900\"]\n\n*\n' | " +
+                      Validate("--json -"));
+  ASSERT_EQ(r.status, 1) << r.out;
+  std::vector<nlohmann::json> lines = JsonLines(r.out);
+  ASSERT_EQ(lines.size(), 3u) << r.out;
+  EXPECT_TRUE(lines[0]["rules"].is_null()) << r.out;
+  EXPECT_EQ(lines[0]["valid"], false);
+  EXPECT_EQ(lines[1]["rules"], "pre1900") << r.out;
 }
 
 TEST(ValidateCliTest, StandardInputQuietAndThreadsGiveTheSameAnswers) {

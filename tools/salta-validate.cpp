@@ -98,7 +98,9 @@ class Printer {
       j["termination"] =
           r.termination ? nlohmann::ordered_json(*r.termination) : nlohmann::ordered_json(nullptr);
       j["score"] = r.score ? nlohmann::ordered_json(*r.score) : nlohmann::ordered_json(nullptr);
-      j["rules"] = r.rules;
+      // (Empty where the game's rules could not be read.)
+      j["rules"] =
+          r.rules.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.rules);
       j["error"] = r.error ? Issue(*r.error) : nlohmann::ordered_json(nullptr);
       nlohmann::ordered_json w = nlohmann::ordered_json::array();
       for (const ReplayIssue& i : r.warnings) w.push_back(Issue(i));

@@ -122,9 +122,9 @@ class Replayer {
       return;
     }
     if (report_.warnings.size() == kMaxWarnings) report_.warnings.emplace_back();
+    // It concerns no one move (ply 0); where is that of the last not listed.
     ReplayIssue& more = report_.warnings.back();
     more.at = issue.at;
-    more.ply = issue.ply;
     more.reason = absl::StrCat("and ", report_.warning_count - int(kMaxWarnings),
                                " more warnings, not listed");
   }

@@ -77,7 +77,7 @@ struct ReplayReport {
   // same options need not count again (absent where no count was made, or
   // it failed).
   std::optional<GameScore> game_score;
-  std::string rules;  // the rules the game was replayed under (Rules::ToString)
+  std::string rules;  // the rules the game was replayed under (Rules::ToString); empty where unread
   std::optional<ReplayIssue> error;
   // The warnings, the first 100 of them, then one that says how many more;
   // warning_count counts them all.
