@@ -184,6 +184,10 @@ TEST(MoveText, SyntaxErrorsNameTheMove) {
   // The square at fault is named too.
   EXPECT_TRUE(Mentions(ParseMoveText(g, "c3-z9").status(), "\"z9\""));
   EXPECT_TRUE(Mentions(ParseMoveText(g, "c3-b1").status(), "light"));
+  // So is the place of a square left out (it said "square: missing").
+  EXPECT_TRUE(Mentions(ParseMoveText(g, "c3--d4").status(), "no square between two '-'"));
+  EXPECT_TRUE(Mentions(ParseMoveText(g, "-c3").status(), "no square before the first '-'"));
+  EXPECT_TRUE(Mentions(ParseMoveText(g, "c3-d4-").status(), "no square after the last '-'"));
 }
 
 // ---------------------------------------------------------------------------

@@ -258,6 +258,7 @@ TEST(PositionText, MalformedTextsSayWhatIsWrong) {
            {"w S0a1", {"\"S0a1\"", "1 to 5"}},
            {"w S6a1", {"\"S6a1\"", "1 to 5"}},
            {"w Sxa1", {"\"Sxa1\"", "1 to 5"}},
+           {"w S10a1", {"\"S10a1\"", "piece number", "1 to 5"}},
            {"w S1k1", {"\"S1k1\"", "off"}},
            {"w S1b1", {"\"S1b1\"", "light"}},
            {"w S1a11", {"\"S1a11\"", "off"}},

@@ -119,12 +119,14 @@ struct VariantFlags {
                    "move-limit=120; keys: steps jump-over jump-dir chain jumps block goal "
                    "extra-move move-limit limit-scoring (see docs/rules.md)")
         ->allow_extra_args(false);  // one value each: never the FILE or DEPTH that follows
+    // (The library says more of what fits within these: an even size, and
+    // fewer rows than half the board.)
     app.add_option("--board", board, "Board size N (even, 4 to 10)")
         ->capture_default_str()
-        ->transform(Integer(0, 1000));
+        ->transform(Integer(Geometry::kMinSize, Geometry::kMaxSize));
     app.add_option("--rows", rows, "Piece rows per side R (1 to 3, 2R < N)")
         ->capture_default_str()
-        ->transform(Integer(0, 1000));
+        ->transform(Integer(1, Geometry::kMaxRows));
   }
   absl::StatusOr<const Variant*> Make() const {
     return MakeVariant(preset, overrides, board, rows);

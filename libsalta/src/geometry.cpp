@@ -8,7 +8,7 @@ absl::StatusOr<Geometry> Geometry::Make(int size, int rows) {
   if (size < kMinSize || size > kMaxSize || size % 2 != 0)
     return absl::InvalidArgumentError(
         absl::StrCat("board size ", size, " is not supported: use an even size from 4 to 10"));
-  if (rows < 1 || rows > 3 || 2 * rows >= size)
+  if (rows < 1 || rows > kMaxRows || 2 * rows >= size)
     return absl::InvalidArgumentError(
         absl::StrCat("rows ", rows, " is not supported on a ", size, "x", size,
                      " board: use 1 to 3 rows with twice the rows less than the board size"));

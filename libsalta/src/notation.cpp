@@ -78,9 +78,14 @@ absl::StatusOr<MoveText> ParseMoveText(const Geometry& g, absl::string_view text
   if (parts.size() < 2)
     return Invalid(absl::StrCat("move \"", text, "\""),
                    "expected squares joined by '-', e.g. c3-d4, or -- for a pass");
-  for (absl::string_view part : parts) {
-    absl::StatusOr<Square> s = ParseSquare(g, part);
-    if (!s.ok()) return Invalid(absl::StrCat("move \"", text, "\""), s.status().message());
+  const std::string where = absl::StrCat("move \"", text, "\"");
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (parts[i].empty())
+      return Invalid(where, i == 0                  ? "no square before the first '-'"
+                            : i + 1 == parts.size() ? "no square after the last '-'"
+                                                    : "no square between two '-'");
+    absl::StatusOr<Square> s = ParseSquare(g, parts[i]);
+    if (!s.ok()) return Invalid(where, s.status().message());
     move.path.push_back(*s);
   }
   return move;
@@ -214,6 +219,10 @@ absl::StatusOr<Position> ParsePosition(const Variant& variant, absl::string_view
         return Invalid(where, absl::StrCat(PieceDescription(p), " does not exist on a ",
                                            g.ToString(), " board"));
       absl::StatusOr<Square> s = ParseSquare(g, token.substr(2));
+      // A square begins with a digit only where it is a number (S132: star
+      // 1 on square 32), so "S10a1" has a number of two digits.
+      if (!s.ok() && absl::ascii_isdigit(token[2]) && !AllDigits(token.substr(2)))
+        return Invalid(where, "the piece number must be a digit from 1 to 5");
       if (!s.ok()) return Invalid(where, s.status().message());
       if (!placed_by[p].empty())
         return Invalid(where, absl::StrCat(PieceDescription(p), " is already placed by \"",

@@ -20,6 +20,7 @@ class Geometry {
  public:
   static constexpr int kMinSize = 4;
   static constexpr int kMaxSize = 10;
+  static constexpr int kMaxRows = 3;
 
   // The real game: 10x10, three rows.
   Geometry() : Geometry(10, 3) {}
