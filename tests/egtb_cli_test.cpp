@@ -821,12 +821,31 @@ TEST(EgtbCli, TruncatedForeignAndMissingDirectoriesAreRefused) {
         EXPECT_EQ(r.err, "salta-egtb: " + d + " holds no table (no RocksDB database)\n")
             << sub << ": " << Describe(r);
       }
+    // A file: no table, and it says it is no directory.
+    if (d == file)
+      for (const char* sub : {"info", "verify", "probe"}) {
+        const ToolRun r = RunTool(absl::StrCat(sub, " --db ", Quote(d),
+                                               std::string(sub) == "probe" ? " --moves ''" : ""));
+        EXPECT_EQ(r.err, "salta-egtb: no table at " + d + " (it is not a directory)\n")
+            << sub << ": " << Describe(r);
+      }
     if (d != missing && d != empty) {
       const ToolRun b = Build(args, d);
       EXPECT_EQ(b.status, 2) << "build into junk: " << Describe(b);
       EXPECT_FALSE(b.err.empty());
     }
   }
+  // An empty file too, and a table below a file.
+  const std::string empty_file = dir.sub("empty-file");
+  std::ofstream(empty_file).close();
+  ToolRun b = Build(args, empty_file);
+  EXPECT_EQ(b.status, 2) << Describe(b);
+  EXPECT_TRUE(absl::StrContains(b.err, empty_file + ": it exists and is not a directory"))
+      << Describe(b);
+  b = Build(args, file + "/db");
+  EXPECT_EQ(b.status, 2) << Describe(b);
+  EXPECT_TRUE(absl::StrContains(b.err, "cannot create directory " + file + ": Not a directory"))
+      << Describe(b);
   EXPECT_EQ(ReadFile(junk + "/notes.txt"), "not a table\n") << "build touched the junk";
 
   // A table of another kind.

@@ -3,6 +3,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "CLI/CLI.hpp"
@@ -52,7 +53,8 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
       ->capture_default_str()
       ->transform(salta::tools::Integer(0, salta::kMaxRecordMoves));
   app.add_option("-o,--output", output, "Output file; - for standard output")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(salta::tools::NonEmpty());
   if (int status = salta::tools::ParseCommandLine(app, tool, argc, argv); status >= 0)
     return status;
 
@@ -63,12 +65,13 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
   salta::SelfPlayOptions options;
   options.max_plies = max_plies;
   options.greedy_noise_percent = noise;
-  for (auto [name, player] :
-       {std::pair{&player_name, &options.white}, std::pair{&player_name, &options.black},
-        std::pair{&white_name, &options.white}, std::pair{&black_name, &options.black}}) {
+  for (auto [flag, name, player] : {std::tuple{"--player", &player_name, &options.white},
+                                    std::tuple{"--player", &player_name, &options.black},
+                                    std::tuple{"--white", &white_name, &options.white},
+                                    std::tuple{"--black", &black_name, &options.black}}) {
     if (name->empty()) continue;
     absl::StatusOr<salta::Player> p = salta::ParsePlayer(*name);
-    if (!p.ok()) return tool.Fail(p.status().message());
+    if (!p.ok()) return tool.Fail(absl::StrCat(flag, ": ", p.status().message()));
     *player = *p;
   }
 

@@ -355,6 +355,9 @@ Table::~Table() {
 absl::StatusOr<std::unique_ptr<Table>> Table::Create(const std::string& dir, const TableMeta& meta,
                                                      const CreateOptions& options) {
   std::error_code ec;
+  if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot create table ", dir, ": it exists and is not a directory"));
   if (std::filesystem::exists(dir, ec) && !std::filesystem::is_empty(dir, ec)) {
     if (!options.replace)
       return absl::AlreadyExistsError(
@@ -367,7 +370,9 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Create(const std::string& dir, con
   }
   if (!dir.empty()) {
     std::filesystem::path parent = std::filesystem::path(dir).parent_path();
-    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    if (!parent.empty() && !std::filesystem::create_directories(parent, ec) && ec)
+      return absl::InternalError(
+          absl::StrCat("cannot create directory ", parent.string(), ": ", ec.message()));
   }
   absl::StatusOr<std::unique_ptr<rocksdb::DB>> db = OpenDb(dir, true, true);
   if (!db.ok()) return db.status();
@@ -392,7 +397,8 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Create(const std::string& dir, con
 absl::Status Table::CheckHasTable(const std::string& dir) {
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec))
-    return absl::NotFoundError(absl::StrCat("no table at ", dir));
+    return absl::NotFoundError(absl::StrCat(
+        "no table at ", dir, std::filesystem::exists(dir, ec) ? " (it is not a directory)" : ""));
   // An empty directory holds no table either (not a damaged one).
   if (std::filesystem::is_empty(dir, ec) && !ec)
     return absl::NotFoundError(absl::StrCat("no table at ", dir, " (an empty directory)"));
