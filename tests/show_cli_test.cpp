@@ -164,7 +164,7 @@ TEST(ShowCli, RecordPly) {
   EXPECT_TRUE(Has(third.out, "Last move: 2. d2-c3 (ply 3)\n")) << third.out;
   const ToolRun past = Show("--record " + file + " --ply 13");
   EXPECT_EQ(past.status, 2);
-  EXPECT_EQ(past.err, "salta-show: --ply 13: the game has 12 moves, so the ply must be 0 to 12\n");
+  EXPECT_EQ(past.err, "salta-show: --ply 13: the game has 12 plies, so the ply must be 0 to 12\n");
   EXPECT_EQ(past.out, "");
 }
 
@@ -176,6 +176,9 @@ TEST(ShowCli, NodeLimitGivesBounds) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(Has(r.out, "White needs: at least ")) << r.out;
   EXPECT_TRUE(Has(r.out, "(not exact: a limit was reached)")) << r.out;
+  // The result's line says so alike (it said "needs 7 to ? moves (not exact)").
+  EXPECT_TRUE(Has(r.out, "Black wins (White needs at least ")) << r.out;
+  EXPECT_FALSE(Has(r.out, "?")) << r.out;
   EXPECT_TRUE(Has(r.out, "Score: unknown (not exact)")) << r.out;
 }
 

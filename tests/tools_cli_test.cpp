@@ -339,3 +339,28 @@ TEST(ToolsCli, QuietSaysWhatItDoesAndDoesItWithJsonToo) {
 }
 
 }  // namespace
+
+// The rules a tool prints (JSON "rules", a record's Rules tag) are what
+// every tool's --rules takes back (perft took a preset's name alone, while
+// salta-validate took the whole text).
+TEST(ToolsCli, TheRulesPrintedAreTheRulesTaken) {
+  const Outcome first =
+      Sh("salta-perft --rules pre1900 --rule move-limit=120 --rule chain=on --json 3");
+  ASSERT_EQ(first.status, 0) << first.err;
+  const nlohmann::json a = nlohmann::json::parse(first.out);
+  const std::string rules = a["rules"];
+  EXPECT_EQ(rules, "pre1900 chain=on move-limit=120");
+  const Outcome again = Sh("salta-perft --rules '" + rules + "' --json 3");
+  ASSERT_EQ(again.status, 0) << again.err;
+  const nlohmann::json b = nlohmann::json::parse(again.out);
+  EXPECT_EQ(b["rules"], rules);
+  EXPECT_EQ(b["nodes"], a["nodes"]);
+  // --rule still overrides on top; a bad word is named.
+  EXPECT_EQ(nlohmann::json::parse(
+                Sh("salta-perft --rules '" + rules + "' --rule chain=off --json 1").out)["rules"],
+            "pre1900 move-limit=120");
+  const Outcome bad = Sh("salta-play --rules 'standard chain=maybe'");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_TRUE(Has(bad.err, "\"maybe\"")) << bad.err;
+  EXPECT_EQ(Sh("salta-perft --rules '' 1").status, 2);
+}

@@ -112,8 +112,12 @@ struct VariantFlags {
   CLI::Option* rules_option = nullptr;  // to tell whether --rules was given
 
   void Add(CLI::App& app) {
-    rules_option = app.add_option("--rules", preset, "Rules preset: standard, pre1900 or forward")
-                       ->capture_default_str();
+    rules_option = app.add_option("--rules", preset,
+                                  "Rules preset: standard, pre1900 or forward, optionally with "
+                                  "options as the JSON's \"rules\" writes them, e.g. \"standard "
+                                  "move-limit=120\"")
+                       ->capture_default_str()
+                       ->check(NonEmpty());
     app.add_option("--rule", overrides,
                    "Override one rule option, KEY=VALUE (repeatable), e.g. --rule "
                    "move-limit=120; keys: steps jump-over jump-dir chain jumps block goal "

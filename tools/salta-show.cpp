@@ -239,7 +239,7 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
   const bool shows_end = ply < 0 || ply == games.front().moves();
   if (ply > games.front().moves())
     return tool.Fail(absl::StrCat("--ply ", ply, ": the game has ", games.front().moves(),
-                                  games.front().moves() == 1 ? " move" : " moves",
+                                  games.front().moves() == 1 ? " ply" : " plies",
                                   ", so the ply must be 0 to ", games.front().moves()));
   if (ply < 0) ply = games.front().moves();
   // The result is shown on the page, and under a terminal board of the end.

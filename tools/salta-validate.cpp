@@ -270,7 +270,8 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
   uint64_t score_node_limit = salta::kDefaultScoreNodeLimit;
   int bound_table_mb = salta::kDefaultBoundTableMegabytes;
   app.add_option("--rules", preset,
-                 "Rules preset for games without a Rules tag: standard, pre1900 or forward")
+                 "Rules of games without a Rules tag: standard, pre1900 or forward, optionally "
+                 "with options as a Rules tag writes them, e.g. \"standard move-limit=120\"")
       ->capture_default_str()
       ->check(salta::tools::NonEmpty());
   app.add_option("--rule", overrides,

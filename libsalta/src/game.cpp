@@ -10,10 +10,10 @@
 
 namespace salta {
 
-absl::StatusOr<const Variant*> MakeVariant(absl::string_view preset,
+absl::StatusOr<const Variant*> MakeVariant(absl::string_view rules_text,
                                            const std::vector<std::string>& overrides, int size,
                                            int rows) {
-  absl::StatusOr<Rules> rules = Rules::Preset(preset);
+  absl::StatusOr<Rules> rules = Rules::Parse(rules_text);
   if (!rules.ok()) return rules.status();
   for (const std::string& o : overrides)
     if (absl::Status s = rules->SetFromString(o); !s.ok()) return s;

@@ -24,9 +24,9 @@ std::string NeedText(const FinishResult& r, Side side) {
   if (!r.reachable) return absl::StrCat(SideName(side), " cannot finish");
   if (r.exact)
     return absl::StrCat(SideName(side), " needs ", r.lower, r.lower == 1 ? " move" : " moves");
-  return absl::StrCat(SideName(side), " needs ", r.lower, " to ",
-                      r.upper == kUnknownMoves ? std::string("?") : absl::StrCat(r.upper),
-                      " moves (not exact)");
+  if (r.upper == kUnknownMoves)
+    return absl::StrCat(SideName(side), " needs at least ", r.lower, " moves, not exact");
+  return absl::StrCat(SideName(side), " needs ", r.lower, " to ", r.upper, " moves, not exact");
 }
 
 absl::StatusOr<FinishResult> Count(const Position& pos, Side side, const FinishOptions& options,

@@ -13,9 +13,11 @@
 
 namespace salta {
 
-// The variant named by a preset, KEY=VALUE overrides and a geometry; the
-// error says which option or value is wrong and lists the valid ones.
-absl::StatusOr<const Variant*> MakeVariant(absl::string_view preset,
+// The variant named by rules as a Rules tag writes them (a preset, then
+// KEY=VALUE options: "standard move-limit=120", what the tools print as
+// "rules"), KEY=VALUE overrides and a geometry; the error says which
+// option or value is wrong and lists the valid ones.
+absl::StatusOr<const Variant*> MakeVariant(absl::string_view rules_text,
                                            const std::vector<std::string>& overrides, int size,
                                            int rows);
 
