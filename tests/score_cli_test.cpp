@@ -176,8 +176,10 @@ std::vector<Piece> SideOf(const std::vector<Piece>& pieces, bool white) {
 }
 
 std::string PieceText(const Piece& p) {
-  return std::string(1, p.white ? p.kind : char(std::tolower(p.kind))) + std::to_string(p.number) +
-         Name(p.at);
+  std::string text(1, p.white ? p.kind : char(std::tolower(p.kind)));
+  text += std::to_string(p.number);
+  text += Name(p.at);
+  return text;
 }
 
 std::string PiecesText(const std::vector<Piece>& pieces) {
@@ -605,6 +607,36 @@ TEST(ScoreCli, SolutionReplaysToTheGoalInExactlyTheCount) {
     ASSERT_TRUE(j[key].contains("solution")) << args << ": " << j.dump();
     ExpectSolutionReplays(side, j[key]["solution"], need, c.n, c.rows, args);
   }
+}
+
+// Where pieces jump (forward: over their own pieces, in chains), a chain is
+// written by its landing squares, as every tool writes moves (it was
+// written by its two ends alone); each move reads back on the clear board,
+// and the goal is complete after the last.
+TEST(ScoreCli, SolutionChainsAreWrittenByTheirLandingSquares) {
+  const nlohmann::json j = RunJson("--rules forward --board 8 --rows 1 --side white --solution");
+  ASSERT_TRUE(j["white"]["exact"].get<bool>()) << j.dump();
+  const nlohmann::json& solution = j["white"]["solution"];
+  ASSERT_EQ(solution.size(), j["white"]["moves"].get<size_t>()) << j.dump();
+  absl::StatusOr<const Variant*> variant = MakeVariant("forward", {}, 8, 1);
+  ASSERT_TRUE(variant.ok()) << variant.status();
+  absl::StatusOr<Position> board = ClearBoard(Position::Start(**variant), Side::kWhite);
+  ASSERT_TRUE(board.ok()) << board.status();
+  int chains = 0;
+  for (const auto& word : solution) {
+    const std::string text = word.get<std::string>();
+    absl::StatusOr<MoveText> parsed = ParseMoveText((*variant)->geometry(), text);
+    ASSERT_TRUE(parsed.ok()) << text << ": " << parsed.status();
+    chains += parsed->path.size() > 2;
+    absl::StatusOr<Move> m = ParseMove(*board, text);
+    ASSERT_TRUE(m.ok()) << text << " in " << PositionToString(*board) << ": " << m.status();
+    // Written as the tools write that move there.
+    EXPECT_EQ(MoveToString(*board, *m), text);
+    board->Make(*m);
+    board->Make(Move::Pass());
+  }
+  EXPECT_GT(chains, 0) << solution.dump();
+  EXPECT_TRUE(board->Completed(Side::kWhite)) << PositionToString(*board);
 }
 
 // A full side of 15 pieces at a game end (data/finish-bench.txt): the

@@ -45,8 +45,9 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
       ->capture_default_str()
       ->transform(salta::tools::Integer(0, 1 << 20));
   app.add_flag("--json", json,
-               "Print one JSON object on one line: depth, nodes, seconds, nodes_per_second, "
-               "and divide with --divide; errors too, as {\"error\": ...}");
+               "Print one JSON object on one line: board, rows, rules, position, depth, nodes, "
+               "seconds, nodes_per_second, processes, and divide with --divide; errors too, as "
+               "{\"error\": ...}");
   app.add_option("DEPTH", depth, "Number of moves (plies) to count")
       ->required()
       ->transform(salta::tools::Integer(0, salta::kMaxPerftDepth));

@@ -36,13 +36,6 @@ std::string SideKey(salta::Side s) {
   return s == salta::Side::kWhite ? "white" : "black";
 }
 
-std::string MovesText(const salta::Geometry& g, const std::vector<salta::Move>& moves) {
-  std::vector<std::string> words;
-  for (const salta::Move& m : moves)
-    words.push_back(absl::StrCat(salta::SquareName(g, m.from), "-", salta::SquareName(g, m.to)));
-  return absl::StrJoin(words, " ");
-}
-
 // Why a count is unreachable, in words: the piece that cannot get home, and why.
 std::string UnreachableText(const salta::Position& pos, salta::Side side) {
   return salta::UnreachablePiece(pos, side).value_or(salta::kPiecesBlockEachOther);
@@ -50,7 +43,6 @@ std::string UnreachableText(const salta::Position& pos, salta::Side side) {
 
 nlohmann::json CountJson(const salta::FinishResult& r, const salta::Position& pos, salta::Side side,
                          bool solution) {
-  const salta::Geometry& g = pos.variant().geometry();
   auto number = [](int v) {
     return v == salta::kUnknownMoves ? nlohmann::json() : nlohmann::json(v);
   };
@@ -65,12 +57,8 @@ nlohmann::json CountJson(const salta::FinishResult& r, const salta::Position& po
   if (solution) {
     // Exact: an optimal sequence; else the shortest found (as long as
     // upper), not proven optimal; empty when none was found.
-    nlohmann::json moves = nlohmann::json::array();
-    if (r.reachable)
-      for (const salta::Move& m : r.solution)
-        moves.push_back(
-            absl::StrCat(salta::SquareName(g, m.from), "-", salta::SquareName(g, m.to)));
-    j["solution"] = moves;
+    j["solution"] =
+        r.reachable ? salta::SolutionWords(pos, side, r.solution) : std::vector<std::string>();
     j["solution_optimal"] = r.exact && r.reachable;
   }
   return j;
@@ -189,7 +177,7 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
       ->capture_default_str()
       ->transform(salta::tools::Integer(-1, salta::kMaxPatternGroupSize));
   app.add_flag("--build-patterns", build_patterns,
-               "Build the pattern tables of the variant (--rules, --board, --rows, "
+               "Build the pattern tables of the variant (--rules, --rule, --board, --rows, "
                "--pattern-size) into --pattern-dir, a table a core, then exit")
       // It counts nothing: what to count, or to print of a count, is
       // refused rather than ignored.
@@ -199,8 +187,8 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
       ->excludes(solution_opt);
   app.add_flag("--json", json,
                "Print one JSON object on one line: white, black (moves, exact, reachable, lower, "
-               "upper, seconds, nodes, unreachable), result, score, reason; errors too, as "
-               "{\"error\": ...}");
+               "upper, seconds, nodes, unreachable; solution and solution_optimal with "
+               "--solution), result, score, reason; errors too, as {\"error\": ...}");
   if (int status = salta::tools::ParseCommandLine(app, tool, argc, argv); status >= 0)
     return status;
 
@@ -267,7 +255,6 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
     pos = *p;
     if (absl::Status s = salta::PlayMoves(*pos, moves_text); !s.ok()) return tool.Fail(s.message());
   }
-  const salta::Geometry& g = pos->variant().geometry();
 
   std::vector<salta::Side> sides;
   if (side_text != "black") sides.push_back(salta::Side::kWhite);
@@ -316,11 +303,11 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
       if (solution && c.reachable && c.exact)
         out << salta::SideName(s) << " solution: "
             << (c.solution.empty() ? std::string("none (every piece is home)")
-                                   : MovesText(g, c.solution))
+                                   : absl::StrJoin(salta::SolutionWords(*pos, s, c.solution), " "))
             << "\n";
       else if (solution && c.reachable && !c.solution.empty())
         out << salta::SideName(s) << " solution (not proven optimal, " << c.solution.size()
-            << " moves): " << MovesText(g, c.solution) << "\n";
+            << " moves): " << absl::StrJoin(salta::SolutionWords(*pos, s, c.solution), " ") << "\n";
     }
     if (score) {
       out << "Result: " << salta::ResultToken(score->outcome) << "\n";

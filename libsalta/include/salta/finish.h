@@ -201,6 +201,12 @@ absl::Status PreparePatternDatabases(const Position& pos, Side side, const Finis
 // The position with only the pieces of `side`, `side` to move, ply 0.
 absl::StatusOr<Position> ClearBoard(const Position& pos, Side side);
 
+// The moves of a solution of `side` in notation (docs/notation.md), each
+// written as it stands on the clear board before it: a chain by its
+// landing squares, as every tool writes moves.
+std::vector<std::string> SolutionWords(const Position& pos, Side side,
+                                       const std::vector<Move>& moves);
+
 // Checks that `moves`, played one after another by `side` alone on the
 // clear board, are each a step or jump the options allow and end with the
 // goal completed, the last move completing it.

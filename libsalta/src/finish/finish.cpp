@@ -61,6 +61,23 @@ absl::StatusOr<Position> ClearBoard(const Position& pos, Side side) {
   return Position::Make(pos.variant(), pieces, side, 0);
 }
 
+std::vector<std::string> SolutionWords(const Position& pos, Side side,
+                                       const std::vector<Move>& moves) {
+  std::vector<std::string> words;
+  absl::StatusOr<Position> board = ClearBoard(pos, side);
+  for (const Move& m : moves) {
+    if (!board.ok()) {  // (a position that was made has a clear board)
+      const Geometry& g = pos.variant().geometry();
+      words.push_back(absl::StrCat(SquareName(g, m.from), "-", SquareName(g, m.to)));
+      continue;
+    }
+    words.push_back(MoveToString(*board, m));
+    board->Make(m);
+    board->Make(Move::Pass());  // the side moves again
+  }
+  return words;
+}
+
 absl::Status CheckSolution(const Position& pos, Side side, const std::vector<Move>& moves) {
   absl::StatusOr<Position> board = ClearBoard(pos, side);
   if (!board.ok()) return board.status();
