@@ -220,6 +220,10 @@ TEST(RecordTest, ErrorsSayLineAndColumn) {
       {"1. c3-d4 {\xED\xA0\x80}", {1, 11}, "invalid UTF-8"},      // a surrogate
       {"1. c3-d4 {\xF4\x90\x80\x80}", {1, 11}, "invalid UTF-8"},  // past U+10FFFF
       {"1. c3-d4 {\xE2\x82}", {1, 11}, "invalid UTF-8"},          // truncated
+      // Within a move: the byte, not the move cut short before it.
+      {"1. c3-d4 h8-\xc5g7 *", {1, 13}, "invalid UTF-8 (byte 0xc5)"},
+      {"1. c3-d4 h8-g7\xc3\xa9 *", {1, 15}, "unexpected character '\xc3\xa9'"},
+      {"1. c3-d4 $1 h8-g7 *", {1, 10}, "NAGs ($1, $2, ...) are not supported"},
   };
   for (const ErrorCase& c : cases) {
     std::vector<ParsedGame> games = Parse(c.text);

@@ -161,16 +161,24 @@ class Parser {
     if (c == '(' || c == ')') return Fail(Here(), "variations in parentheses are not supported");
     if (c == ']') return Fail(Here(), "']' without a tag pair");
     if (c == '"') return Fail(Here(), "a quoted string outside a tag pair");
-    if (c >= 0x80) {
-      const size_t n = Utf8Length(s_, i_);
-      if (n == 0) return Fail(Here(), absl::StrCat("invalid UTF-8 (", Describe(c), ")"));
-      return Fail(Here(), absl::StrCat("unexpected character '", s_.substr(i_, n),
-                                       "': expected a move, a move number or a result"));
-    }
+    if (c == '$')
+      return Fail(Here(), "NAGs ($1, $2, ...) are not supported: write a comment in braces");
+    if (c >= 0x80) return NonAscii();
     if (!IsTokenByte(c))
       return Fail(Here(), absl::StrCat("unexpected ", Describe(c),
                                        ": expected a move, a move number or a result"));
     return Token();
+  }
+
+  // A byte of 0x80 or more in the movetext, outside comments: the error is
+  // that character, or the byte where it is not UTF-8.
+  bool NonAscii() {
+    const size_t n = Utf8Length(s_, i_);
+    if (n == 0)
+      return Fail(Here(), absl::StrCat("invalid UTF-8 (",
+                                       Describe(static_cast<unsigned char>(s_[i_])), ")"));
+    return Fail(Here(), absl::StrCat("unexpected character '", s_.substr(i_, n),
+                                     "': expected a move, a move number or a result"));
   }
 
   bool TagPair() {
@@ -302,6 +310,9 @@ class Parser {
         return Fail(at,
                     absl::StrCat("a token longer than ", limits_.max_token_bytes, " characters"));
     }
+    // A character no token holds, glued to one ("h8-\xc5g7"): that is the
+    // error, not the token cut short before it.
+    if (i_ < s_.size() && static_cast<unsigned char>(s_[i_]) >= 0x80) return NonAscii();
     absl::string_view token = s_.substr(start, i_ - start);
     if (IsResultToken(token)) {
       game_.record.result = std::string(token);
