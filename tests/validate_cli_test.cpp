@@ -211,3 +211,15 @@ TEST(ValidateCliTest, DamagedFilesNeverCrash) {
 }
 
 }  // namespace
+
+// A game's lines come in the order of the text: under --lenient, game 8's
+// missed jump (41:34) before the error it leads to (41:49).
+TEST(ValidateCliTest, AGamesLinesFollowTheText) {
+  const Output r = Sh(Validate("--lenient " + kGames + "/invalid/moves.sgn"));
+  ASSERT_EQ(r.status, 1) << r.out;
+  const size_t warning = r.out.find(":41:34: game 8: warning:");
+  const size_t error = r.out.find(":41:49: game 8: invalid:");
+  ASSERT_NE(warning, std::string::npos) << r.out;
+  ASSERT_NE(error, std::string::npos) << r.out;
+  EXPECT_LT(warning, error) << r.out;
+}

@@ -8,6 +8,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -108,6 +109,15 @@ class Printer {
       out_ << j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
       return;
     }
+    // Lines in the order of the text: an invalid game's warnings before
+    // its error, the error, the warnings after it.
+    size_t listed = 0;
+    auto warnings_before = [&](const std::optional<salta::SourcePos>& at) {
+      if (quiet_) return;
+      for (; listed < r.warnings.size() && (!at || r.warnings[listed].at < *at); ++listed)
+        out_ << salta::tools::WhereText(salta::tools::WhereOf(file, r.warnings[listed])) << " game "
+             << number << ": warning: " << salta::tools::IssueText(r.warnings[listed]) << "\n";
+    };
     if (r.valid) {
       out_ << file << ": game " << number << ": valid, " << Plural(r.plies, "ply", "plies")
            << ", result " << r.result;
@@ -120,13 +130,11 @@ class Printer {
       if (r.score) out_ << ", score " << *r.score;
       out_ << "\n";
     } else {
+      warnings_before(r.error->at);
       out_ << salta::tools::WhereText(salta::tools::WhereOf(file, *r.error)) << " game " << number
            << ": invalid: " << salta::tools::IssueText(*r.error) << "\n";
     }
-    if (!quiet_)
-      for (const ReplayIssue& i : r.warnings)
-        out_ << salta::tools::WhereText(salta::tools::WhereOf(file, i)) << " game " << number
-             << ": warning: " << salta::tools::IssueText(i) << "\n";
+    warnings_before(std::nullopt);
   }
 
   // An input that cannot be read: `message` without the file's name.

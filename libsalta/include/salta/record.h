@@ -33,7 +33,7 @@ namespace salta {
 struct SourcePos {
   int line = 0;
   int column = 0;
-  bool operator==(const SourcePos&) const = default;
+  auto operator<=>(const SourcePos&) const = default;  // in the order of the text
 };
 
 // One move of the movetext, as written.
