@@ -117,6 +117,16 @@ TEST(ToolsCli, JsonErrorsAreOneObject) {
   EXPECT_EQ(j.value("file", ""), kGames + "/invalid/moves.sgn");
   EXPECT_EQ(j.value("line", 0), 36);
   EXPECT_EQ(j.value("column", 0), 34);
+  // A tool without --json takes "--json" as any unknown option: a message
+  // on stderr alone, naming the other arguments it does not know too.
+  for (const char* tool : {"salta-play", "salta-show"}) {
+    const Outcome no_json = Sh(std::string(tool) + " --json --frob 1");
+    EXPECT_EQ(no_json.status, 2) << tool;
+    EXPECT_EQ(no_json.out, "") << tool;
+    EXPECT_EQ(no_json.err, std::string(tool) +
+                               ": unknown option \"--json\" (and 2 more: \"--frob\", \"1\"); "
+                               "see --help\n");
+  }
 }
 
 // Item 11: one way to open inputs and to say where an error is.

@@ -145,8 +145,13 @@ inline int ParseCommandLine(CLI::App& app, Tool& tool, int argc, char** argv) {
   const std::string version = absl::StrCat(tool.name(), " ", SALTA_VERSION);
   app.set_version_flag("--version", version, "Print the version and exit");
   // Every subcommand too (salta-egtb build --version).
-  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+  bool has_json = app.get_option_no_throw("--json") != nullptr;
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
     sub->set_version_flag("--version", version, "Print the version and exit");
+    has_json = has_json || sub->get_option_no_throw("--json") != nullptr;
+  }
+  // A tool without --json answers "--json" as any unknown option, in text.
+  if (!has_json) tool.set_json(false);
   // "--name=" gives the option an empty value, as getopt does: CLI11 would
   // take the next argument as the value instead ("--board= 5" read 5 as
   // the board, then asked for DEPTH).
@@ -185,9 +190,14 @@ inline int ParseCommandLine(CLI::App& app, Tool& tool, int argc, char** argv) {
     std::erase(unknown, "--");
     if (!unknown.empty()) {
       const bool option = unknown[0].size() > 1 && unknown[0][0] == '-';
+      std::string more;
+      for (size_t i = 1; i < unknown.size() && i <= 3; ++i)
+        absl::StrAppend(&more, i == 1 ? "" : ", ", "\"", unknown[i], "\"");
+      if (unknown.size() > 4) absl::StrAppend(&more, ", ...");
       return tool.Fail(absl::StrCat(
           option ? "unknown option " : "unexpected argument ", "\"", unknown[0], "\"",
-          unknown.size() > 1 ? absl::StrCat(" (and ", unknown.size() - 1, " more)") : "",
+          unknown.size() > 1 ? absl::StrCat(" (and ", unknown.size() - 1, " more: ", more, ")")
+                             : "",
           "; see --help"));
     }
     return tool.Fail(absl::StrCat(e.what(), "; see --help"));

@@ -63,6 +63,7 @@ class Tool {
   const std::string& name() const { return name_; }
   // Whether errors also go to standard output as JSON (the command line has --json).
   bool json() const { return json_; }
+  void set_json(bool json) { json_ = json; }
   std::ostream& out() { return out_.stream(); }
   Output& output() { return out_; }
 
