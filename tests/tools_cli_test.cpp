@@ -211,6 +211,10 @@ TEST(ToolsCli, CommandLinesAreReadStrictly) {
            {"salta-play --white ''", "--white: the value is empty"},
            {"salta-play --black ''", "--black: the value is empty"},
            {"salta-play -o ''", "--output: the value is empty"},
+           // A value from a list is quoted as every bad value is.
+           {"salta-score --side White", "--side: \"White\" is not one of white, black, both"},
+           {"salta-show --color yes", "--color: \"yes\" is not one of auto, always, never"},
+           {"salta-egtb probe --db x foo", "INPUT: \"foo\": the only INPUT is -"},
            {"salta-play --black dumb", "--black: unknown player \"dumb\""},
            {"salta-play --player dumb", "--player: unknown player \"dumb\""},
            {"salta-egtb build --db x --white ''", "--white: the value is empty"},

@@ -75,6 +75,19 @@ inline CLI::Validator Real(double min, double max) {
       absl::StrCat("NUMBER ", range));
 }
 
+// One of `values`, said as the other messages say a bad value (CLI11's
+// IsMember wrote `--side: White not in {white,black,both}`).
+inline CLI::Validator OneOf(std::vector<std::string> values) {
+  const std::string list = absl::StrJoin(values, ", ");
+  return CLI::Validator(
+      [values, list](std::string& text) -> std::string {
+        for (const std::string& v : values)
+          if (text == v) return std::string();
+        return absl::StrCat("\"", text, "\" is not one of ", list);
+      },
+      absl::StrCat("{", absl::StrJoin(values, ","), "}"));
+}
+
 // A value that must not be empty (a file name, a player, a list of
 // pieces): "" is refused, never taken as the option left out.
 inline CLI::Validator NonEmpty() {

@@ -442,7 +442,14 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
       ->add_option("INPUT", input,
                    "- reads positions from standard input, one per line, and answers each with "
                    "one JSON line")
-      ->check(CLI::IsMember({"-"}));
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            return text == "-" ? std::string()
+                               : absl::StrCat("\"", text,
+                                              "\": the only INPUT is - (positions on standard "
+                                              "input); one position is given with --position");
+          },
+          "-"));
 
   CLI::App* verify = app.add_subcommand(
       "verify", "Re-derive every value from its successors and check every checksum");

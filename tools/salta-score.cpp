@@ -151,7 +151,7 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
   record_opt->excludes(position_opt)->excludes(moves_opt);
   app.add_option("--side", side_text, "Whose count: white, black or both")
       ->capture_default_str()
-      ->check(CLI::IsMember({"white", "black", "both"}));
+      ->check(salta::tools::OneOf({"white", "black", "both"}));
   app.add_option(
          "--time-limit", time_limit,
          "Seconds allowed for each count; 0 for none (most counts take milliseconds, but a few "

@@ -187,12 +187,12 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
                  "Terminal board: ascii (letters), utf8 (symbols), or auto (utf8 where LC_ALL, "
                  "LC_CTYPE or LANG says UTF-8)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"auto", "ascii", "utf8"}));
+      ->check(salta::tools::OneOf({"auto", "ascii", "utf8"}));
   app.add_option("--color", colour,
                  "Terminal board colours: always, never, or auto (on a terminal, unless NO_COLOR "
                  "is set or TERM is dumb)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"auto", "always", "never"}));
+      ->check(salta::tools::OneOf({"auto", "always", "never"}));
   app.add_option("--node-limit", node_limit,
                  "Search nodes allowed for each minimum-moves count of a game that is over; 0 for "
                  "no limit. Past it, proven bounds are shown instead of exact counts")
