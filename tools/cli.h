@@ -118,14 +118,14 @@ inline CLI::Option* AddBoundTableOption(CLI::App& app, int& megabytes) {
 }
 
 struct VariantFlags {
-  std::string preset = "standard";
+  std::string rules_text = "standard";  // a preset, perhaps with options
   std::vector<std::string> overrides;
   int board = 10;
   int rows = 3;
   CLI::Option* rules_option = nullptr;  // to tell whether --rules was given
 
   void Add(CLI::App& app) {
-    rules_option = app.add_option("--rules", preset,
+    rules_option = app.add_option("--rules", rules_text,
                                   "Rules preset: standard, pre1900 or forward, optionally with "
                                   "options as the JSON's \"rules\" writes them, e.g. \"standard "
                                   "move-limit=120\"")
@@ -146,7 +146,7 @@ struct VariantFlags {
         ->transform(Integer(1, Geometry::kMaxRows));
   }
   absl::StatusOr<const Variant*> Make() const {
-    return MakeVariant(preset, overrides, board, rows);
+    return MakeVariant(rules_text, overrides, board, rows);
   }
 };
 

@@ -83,8 +83,8 @@ std::string CountText(const salta::FinishResult& r, const salta::Position& pos, 
 // The replay counts where the record's result or Score tag needs it, with
 // `count` (the tool's own options): its score, in `counted`, is then not
 // counted again.
-absl::Status PositionFromRecord(const std::string& file, int k, const std::string& preset,
-                                bool preset_given, const std::vector<std::string>& overrides,
+absl::Status PositionFromRecord(const std::string& file, int k, const std::string& rules_text,
+                                bool rules_given, const std::vector<std::string>& overrides,
                                 const salta::FinishOptions& count,
                                 std::optional<salta::Position>& out,
                                 std::optional<salta::GameScore>& counted,
@@ -102,7 +102,7 @@ absl::Status PositionFromRecord(const std::string& file, int k, const std::strin
     if (i == k) break;
   }
   salta::ReplayOptions options;
-  if (preset_given) options.rules = preset;
+  if (rules_given) options.rules = rules_text;
   options.overrides = overrides;
   options.count = count;
   salta::ReplayReport report = salta::ReplayGame(game, options);
@@ -244,7 +244,7 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
   label = "score";                          // (the first count is the score's)
   if (!record_file.empty()) {
     salta::tools::Where where;
-    if (absl::Status s = PositionFromRecord(record_file, game_number, variant_flags.preset,
+    if (absl::Status s = PositionFromRecord(record_file, game_number, variant_flags.rules_text,
                                             variant_flags.rules_option->count() > 0,
                                             variant_flags.overrides, options, pos, counted, where);
         !s.ok())

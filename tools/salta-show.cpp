@@ -213,7 +213,7 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
     request.file = record_file;
     // One game unless a page shows them all.
     request.game = game_number != 0 ? game_number : html_file.empty() ? 1 : 0;
-    if (variant_flags.rules_option->count() > 0) request.replay.rules = variant_flags.preset;
+    if (variant_flags.rules_option->count() > 0) request.replay.rules = variant_flags.rules_text;
     request.replay.overrides = variant_flags.overrides;
     // The replay's count, where the record's result or Score tag needs
     // one, is the one shown: made once, with the tool's limit.
