@@ -140,7 +140,7 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
       "Shows a Salta position: a board on the terminal (the default), an SVG diagram (--svg)\n"
       "or a game viewer, one self-contained HTML page (--html). The position is the start,\n"
       "--position, the start or --position after --moves, or a game of a --record file (its\n"
-      "final position, or the one after --ply moves).\n\n"
+      "final position, or the one after --ply plies).\n\n"
       "Exit status: 0 shown or written; 2 bad arguments, position, moves or record, or an\n"
       "output that cannot be written (the message says which)."};
   salta::tools::VariantFlags variant_flags;
@@ -164,7 +164,7 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
       ->transform(salta::tools::Integer(1, 1000000000))
       ->needs(record_opt);
   auto* ply_opt = app.add_option("--ply", ply,
-                                 "Show the position after the game's first P moves (0: its start; "
+                                 "Show the position after the game's first P plies (0: its start; "
                                  "default: the final position)")
                       ->transform(salta::tools::Integer(0, salta::kMaxPly))
                       ->needs(record_opt);
