@@ -300,14 +300,14 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
     for (salta::Side s : sides) {
       const salta::FinishResult& c = *counts[int(s)];
       out << salta::SideName(s) << ": " << CountText(c, *pos, s) << "\n";
-      if (solution && c.reachable && c.exact)
+      if (!solution || !c.reachable) continue;
+      const std::string words = absl::StrJoin(salta::SolutionWords(*pos, s, c.solution), " ");
+      if (c.exact)
         out << salta::SideName(s) << " solution: "
-            << (c.solution.empty() ? std::string("none (every piece is home)")
-                                   : absl::StrJoin(salta::SolutionWords(*pos, s, c.solution), " "))
-            << "\n";
-      else if (solution && c.reachable && !c.solution.empty())
+            << (c.solution.empty() ? std::string("none (every piece is home)") : words) << "\n";
+      else if (!c.solution.empty())
         out << salta::SideName(s) << " solution (not proven optimal, " << c.solution.size()
-            << " moves): " << absl::StrJoin(salta::SolutionWords(*pos, s, c.solution), " ") << "\n";
+            << " moves): " << words << "\n";
     }
     if (score) {
       out << "Result: " << salta::ResultToken(score->outcome) << "\n";

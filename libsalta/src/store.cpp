@@ -355,10 +355,11 @@ Table::~Table() {
 absl::StatusOr<std::unique_ptr<Table>> Table::Create(const std::string& dir, const TableMeta& meta,
                                                      const CreateOptions& options) {
   std::error_code ec;
-  if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
+  const bool exists = std::filesystem::exists(dir, ec);
+  if (exists && !std::filesystem::is_directory(dir, ec))
     return absl::FailedPreconditionError(
         absl::StrCat("cannot create table ", dir, ": it exists and is not a directory"));
-  if (std::filesystem::exists(dir, ec) && !std::filesystem::is_empty(dir, ec)) {
+  if (exists && !std::filesystem::is_empty(dir, ec)) {
     if (!options.replace)
       return absl::AlreadyExistsError(
           absl::StrCat("cannot create table ", dir, ": the directory exists and is not empty"));

@@ -65,12 +65,8 @@ std::vector<std::string> SolutionWords(const Position& pos, Side side,
                                        const std::vector<Move>& moves) {
   std::vector<std::string> words;
   absl::StatusOr<Position> board = ClearBoard(pos, side);
+  if (!board.ok()) return words;  // (never: a position that was made has a clear board)
   for (const Move& m : moves) {
-    if (!board.ok()) {  // (a position that was made has a clear board)
-      const Geometry& g = pos.variant().geometry();
-      words.push_back(absl::StrCat(SquareName(g, m.from), "-", SquareName(g, m.to)));
-      continue;
-    }
     words.push_back(MoveToString(*board, m));
     board->Make(m);
     board->Make(Move::Pass());  // the side moves again
