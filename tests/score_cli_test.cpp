@@ -952,12 +952,31 @@ TEST(ScoreCli, LargePatternTablesAreReadOnlyByLongerCounts) {
   std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
 }
 
+// The flags of the tests below: a count of a set --pattern-size opens its
+// tables as it starts (by the board, it starts on three-piece tables built
+// in memory, and opens the stored ones only where it needs them).
+std::string SixBySixTables(const std::string& dir) {
+  return " --board 6 --rows 2 --pattern-size 3 --pattern-dir '" + dir + "'";
+}
+
+// A count by the board builds its three-piece tables in memory and stores
+// none (opening a stored one takes longer than building it); the directory
+// is made at once all the same.
+TEST(ScoreCli, ThreePieceTablesAreBuiltNotStored) {
+  const std::string dir = TempDirectory() + "/tables";
+  const nlohmann::json start = RunJson("--position start --side white --pattern-dir '" + dir + "'");
+  EXPECT_EQ(IntOr(start["white"], "moves"), 105) << start.dump();
+  EXPECT_TRUE(std::filesystem::is_directory(dir));
+  EXPECT_TRUE(TableDirs(dir).empty());
+  std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
+}
+
 // A table that lost a file (here CURRENT, which names its other files) is
 // damaged, as one whose bytes changed: reported and rebuilt, the count
 // unchanged; the table is whole again afterwards.
 TEST(ScoreCli, PatternTableMissingAFileIsRebuilt) {
   const std::string dir = TempDirectory() + "/tables";
-  const std::string board = " --board 6 --rows 2 --pattern-dir '" + dir + "'";
+  const std::string board = SixBySixTables(dir);
   const ToolRun built = RunTool("--build-patterns" + board);
   ASSERT_EQ(built.status, 0) << built.out << built.err;
   const nlohmann::json whole = RunJson("--side white" + board);
@@ -1011,7 +1030,7 @@ TEST(ScoreCli, PatternSizeFiveIsBuiltAheadOnly) {
 
 TEST(ScoreCli, PatternTablesAreBuiltAheadCheckedAndRebuilt) {
   const std::string dir = TempDirectory() + "/tables";
-  const std::string board = " --board 6 --rows 2 --pattern-dir '" + dir + "'";
+  const std::string board = SixBySixTables(dir);
   const ToolRun built = RunTool("--build-patterns" + board);
   ASSERT_EQ(built.status, 0) << built.out << built.err;
   EXPECT_TRUE(Has(built.out, dir)) << built.out;

@@ -352,6 +352,13 @@ Table::~Table() {
   if (db_) db_->Close().PermitUncheckedError();
 }
 
+absl::Status MakeTableDirectory(const std::string& dir) {
+  std::error_code ec;
+  if (!dir.empty() && !std::filesystem::create_directories(dir, ec) && ec)
+    return absl::InternalError(absl::StrCat("cannot create directory ", dir, ": ", ec.message()));
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::unique_ptr<Table>> Table::Create(const std::string& dir, const TableMeta& meta,
                                                      const CreateOptions& options) {
   std::error_code ec;
@@ -369,12 +376,9 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Create(const std::string& dir, con
     if (ec)
       return absl::InternalError(absl::StrCat("cannot replace table ", dir, ": ", ec.message()));
   }
-  if (!dir.empty()) {
-    std::filesystem::path parent = std::filesystem::path(dir).parent_path();
-    if (!parent.empty() && !std::filesystem::create_directories(parent, ec) && ec)
-      return absl::InternalError(
-          absl::StrCat("cannot create directory ", parent.string(), ": ", ec.message()));
-  }
+  if (absl::Status s = MakeTableDirectory(std::filesystem::path(dir).parent_path().string());
+      !s.ok())
+    return s;
   absl::StatusOr<std::unique_ptr<rocksdb::DB>> db = OpenDb(dir, true, true);
   if (!db.ok()) return db.status();
   std::unique_ptr<Table> table(new Table());

@@ -63,6 +63,10 @@ uint64_t StableHash(absl::string_view bytes, uint64_t seed = 0);
 std::string EncodeKey(uint64_t key);
 std::optional<uint64_t> DecodeKey(absl::string_view bytes);
 
+// Makes the directory where tables go, and its parents, where missing: an
+// error naming the directory that cannot be made, and why.
+absl::Status MakeTableDirectory(const std::string& dir);
+
 // A file of data entries made apart from any table -- by another thread or
 // process -- and moved into one by Table::Ingest (RocksDB's bulk ingestion).
 class TableFile {

@@ -114,8 +114,12 @@ absl::StatusOr<bool> Count::Start() {
     }
   }
   if (partitions.empty()) {
+    // Small tables that only stand in for the large ones are built, not
+    // stored: opening a stored table takes longer than building it.
+    FinishOptions small_options = options_;
+    if (small_ < size_) small_options.pattern_dir.clear();
     absl::StatusOr<std::vector<Partition>> made =
-        BoundPartitions(p_, small_, options_, policy_, Find::kBuild);
+        BoundPartitions(p_, small_, small_options, policy_, Find::kBuild);
     if (!made.ok()) return made.status();
     partitions = std::move(*made);
   }

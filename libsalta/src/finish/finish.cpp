@@ -14,6 +14,7 @@
 #include "finish/problem.h"
 #include "salta/movegen.h"
 #include "salta/notation.h"
+#include "salta/store.h"
 
 namespace salta {
 
@@ -191,6 +192,9 @@ absl::StatusOr<FinishResult> MinMovesToFinish(const Position& pos, Side side,
                                               const FinishOptions& options) {
   const Clock::time_point start = Clock::now();
   if (absl::Status s = ValidateFinishOptions(options); !s.ok()) return s;
+  // The directory is made (or refused) now, not first where a count
+  // needs its large tables, which most counts never do.
+  if (absl::Status s = MakeTableDirectory(options.pattern_dir); !s.ok()) return s;
   const Problem p = MakeProblem(pos, side);
   return CountBothWays(p, options, start);
 }

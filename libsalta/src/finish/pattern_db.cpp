@@ -143,7 +143,7 @@ std::shared_ptr<const PatternDb> BuildPatternDb(const Problem& p,
   const int rows = row_piece ? n : 1;
   const uint64_t supers = SparseSize(n, fixed);
   const uint64_t blocks = supers * uint64_t(rows);
-  std::vector<uint8_t> dist(blocks * uint64_t(n), kPdbUnreachable);
+  TableBytes dist(blocks * uint64_t(n), kPdbUnreachable);
   // The squares a piece now on s came from by a step.
   std::array<Bitboard, kMaxSquares> from{};
   for (Square s = 0; s < n; ++s)
@@ -302,7 +302,7 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> LoadPatternTable(
   if ((*table)->count() != chunks)
     return absl::DataLossError(absl::StrCat("pattern table ", dir, " has ", (*table)->count(),
                                             " chunks, expected ", chunks));
-  std::vector<uint8_t> stored(size);
+  TableBytes stored(size);
   absl::Status read =
       (*table)->ForEachVerified([&](absl::string_view key, absl::string_view value) {
         const std::optional<uint64_t> chunk = DecodeKey(key);
@@ -333,7 +333,7 @@ absl::Status SavePatternTable(const Problem& p, const PatternDb& pdb, const std:
     absl::StatusOr<std::unique_ptr<Table>> table =
         Table::Create(scratch, MetaOf(p, pdb.targets), create);
     if (!table.ok()) return table.status();
-    std::vector<uint8_t> stored(pdb.index.size());
+    TableBytes stored(pdb.index.size());
     ForEachRun(pdb, [&](uint64_t sparse_at, uint64_t dense_at, size_t len) {
       CopyRun(stored.data() + dense_at, pdb.values.data() + sparse_at, len);
     });

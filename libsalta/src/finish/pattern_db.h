@@ -23,6 +23,7 @@
 
 #include "absl/status/statusor.h"
 #include "finish/problem.h"
+#include "huge_page_allocator.h"
 #include "salta/finish.h"
 #include "salta/index.h"
 
@@ -46,6 +47,9 @@ inline constexpr int kSmallGroupSize = 3;
 // for four pieces where the perfect index has 5.5 million).
 std::array<uint32_t, kMaxGroupSize> SparseWeights(int n, int k);
 
+// A table's bytes (huge_page_allocator.h).
+using TableBytes = std::vector<uint8_t, HugePageAllocator<uint8_t>>;
+
 struct PatternDb {
   PatternDb(std::vector<int8_t> group_targets, PlacementIndex stored_index);
   std::vector<int8_t> targets;  // of the group's pieces, in index order
@@ -53,7 +57,7 @@ struct PatternDb {
   // salta/index.h, smaller on disk; converted as it is saved and loaded.
   PlacementIndex index;
   std::array<uint32_t, kMaxGroupSize> weight{};  // SparseWeights
-  std::vector<uint8_t> values;                   // by sparse index; kPdbUnreachable: cannot finish
+  TableBytes values;                             // by sparse index; kPdbUnreachable: cannot finish
   // Whether some placement, each piece on a square it can finish from,
   // needs more than the pieces' distances (a conflict): found as groups
   // of two are built (the bound of pairs skips the others), else true.

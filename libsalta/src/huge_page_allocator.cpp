@@ -1,0 +1,57 @@
+#include "huge_page_allocator.h"
+
+#include <cstdlib>
+
+#if SALTA_HUGE_PAGES
+#include <sys/mman.h>
+#endif
+
+namespace salta {
+
+#if SALTA_HUGE_PAGES
+namespace {
+
+constexpr uintptr_t kHugePage = uintptr_t(2) << 20;
+
+uintptr_t RoundUp(uintptr_t bytes) {
+  return (bytes + kHugePage - 1) & ~(kHugePage - 1);
+}
+
+}  // namespace
+
+void* AllocateHugePages(size_t bytes) {
+  if (bytes < kHugePage) return std::malloc(bytes ? bytes : 1);
+  const uintptr_t size = RoundUp(bytes);
+  // One huge page more than asked, its ends unmapped: the kernel maps a
+  // huge page only where the range holds a whole aligned one.
+  void* mapped =
+      mmap(nullptr, size + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mapped == MAP_FAILED) return nullptr;
+  const uintptr_t start = reinterpret_cast<uintptr_t>(mapped);
+  const uintptr_t aligned = RoundUp(start);
+  if (aligned > start) munmap(mapped, aligned - start);
+  if (start + kHugePage > aligned)
+    munmap(reinterpret_cast<void*>(aligned + size), start + kHugePage - aligned);
+  // Advice: where the kernel declines it, small pages serve.
+  madvise(reinterpret_cast<void*>(aligned), size, MADV_HUGEPAGE);
+  return reinterpret_cast<void*>(aligned);
+}
+
+void FreeHugePages(void* data, size_t bytes) {
+  if (!data) return;
+  if (bytes < kHugePage) {
+    std::free(data);
+    return;
+  }
+  munmap(data, RoundUp(bytes));
+}
+#else
+void* AllocateHugePages(size_t bytes) {
+  return std::malloc(bytes ? bytes : 1);
+}
+void FreeHugePages(void* data, size_t) {
+  std::free(data);
+}
+#endif
+
+}  // namespace salta

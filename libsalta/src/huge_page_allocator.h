@@ -1,0 +1,63 @@
+// Memory for the pattern databases: tables of megabytes, written once as
+// they load and read at random by the searches. On Linux it is advised onto
+// huge pages (2 MiB), so that a table is touched in a few page faults
+// rather than thousands, and looked up with fewer TLB misses. A one-shot
+// count that loads a side's twelve four-piece tables took 0.33 s, and 0.13 s
+// on huge pages; the benchmark's searches took the same or less
+// (docs/scoring-measurements.md). The solver's bound table stays on small
+// pages (mapped_memory.h): it grows while a count runs.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <new>
+
+// (GCC says AddressSanitizer is on with the macro, clang with the feature.)
+#if defined(__SANITIZE_ADDRESS__)
+#define SALTA_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SALTA_ADDRESS_SANITIZER 1
+#endif
+#endif
+#if defined(__linux__) && !SALTA_ADDRESS_SANITIZER
+#define SALTA_HUGE_PAGES 1
+#endif
+
+namespace salta {
+
+// Whether large requests are mapped and advised onto huge pages here.
+#if SALTA_HUGE_PAGES
+inline constexpr bool kHugePagesAdvised = true;
+#else
+inline constexpr bool kHugePagesAdvised = false;
+#endif
+
+// `bytes` of memory, not cleared, or null where it cannot be had: large
+// requests mapped and advised onto huge pages, small ones from the heap
+// (and every one from the heap under AddressSanitizer, which checks it).
+void* AllocateHugePages(size_t bytes);
+// Frees what AllocateHugePages(bytes) gave.
+void FreeHugePages(void* data, size_t bytes);
+
+// For std::vector.
+template <class T>
+struct HugePageAllocator {
+  using value_type = T;
+  HugePageAllocator() = default;
+  template <class U>
+  HugePageAllocator(const HugePageAllocator<U>&) noexcept {}
+  T* allocate(size_t n) {
+    if (n > SIZE_MAX / sizeof(T)) throw std::bad_array_new_length();
+    void* data = AllocateHugePages(n * sizeof(T));
+    if (!data) throw std::bad_alloc();
+    return static_cast<T*>(data);
+  }
+  void deallocate(T* data, size_t n) noexcept { FreeHugePages(data, n * sizeof(T)); }
+  template <class U>
+  bool operator==(const HugePageAllocator<U>&) const noexcept {
+    return true;
+  }
+};
+
+}  // namespace salta
