@@ -2,10 +2,12 @@
 // they load and read at random by the searches. On Linux it is advised onto
 // huge pages (2 MiB), so that a table is touched in a few page faults
 // rather than thousands, and looked up with fewer TLB misses. A one-shot
-// count that loads a side's twelve four-piece tables took 0.33 s, and 0.13 s
-// on huge pages; the benchmark's searches took the same or less
-// (docs/scoring-measurements.md). The solver's bound table stays on small
-// pages (mapped_memory.h): it grows while a count runs.
+// count that loads a side's twelve four-piece tables took 0.33 to 0.39 s,
+// and 0.13 to 0.23 s on huge pages; the benchmark's searches took about
+// the same (docs/scoring-measurements.md). The scratch a table is read
+// into stays on the heap, which reuses it from table to table, and the
+// solver's bound table on small pages (mapped_memory.h): it grows while a
+// count runs.
 #pragma once
 
 #include <cstddef>

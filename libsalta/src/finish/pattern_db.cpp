@@ -302,7 +302,7 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> LoadPatternTable(
   if ((*table)->count() != chunks)
     return absl::DataLossError(absl::StrCat("pattern table ", dir, " has ", (*table)->count(),
                                             " chunks, expected ", chunks));
-  TableBytes stored(size);
+  std::vector<uint8_t> stored(size);
   absl::Status read =
       (*table)->ForEachVerified([&](absl::string_view key, absl::string_view value) {
         const std::optional<uint64_t> chunk = DecodeKey(key);
@@ -333,7 +333,7 @@ absl::Status SavePatternTable(const Problem& p, const PatternDb& pdb, const std:
     absl::StatusOr<std::unique_ptr<Table>> table =
         Table::Create(scratch, MetaOf(p, pdb.targets), create);
     if (!table.ok()) return table.status();
-    TableBytes stored(pdb.index.size());
+    std::vector<uint8_t> stored(pdb.index.size());
     ForEachRun(pdb, [&](uint64_t sparse_at, uint64_t dense_at, size_t len) {
       CopyRun(stored.data() + dense_at, pdb.values.data() + sparse_at, len);
     });
