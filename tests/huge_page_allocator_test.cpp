@@ -73,7 +73,7 @@ std::string MappingField(const void* data, const std::string& field) {
 }
 
 TEST(HugePageAllocator, LargeTablesLieOnHugePages) {
-  if (!kHugePagesAdvised) GTEST_SKIP() << "large tables come from the heap in this build";
+  if (!HugePagesAdvised()) GTEST_SKIP() << "large tables come from the heap in this build";
   std::ifstream enabled("/sys/kernel/mm/transparent_hugepage/enabled");
   std::string modes;
   std::getline(enabled, modes);

@@ -2,11 +2,28 @@
 
 #include <cstdlib>
 
-#if SALTA_HUGE_PAGES
+// (GCC says AddressSanitizer is on with the macro, clang with the feature.)
+#if defined(__SANITIZE_ADDRESS__)
+#define SALTA_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SALTA_ADDRESS_SANITIZER 1
+#endif
+#endif
+#if defined(__linux__) && !SALTA_ADDRESS_SANITIZER
+#define SALTA_HUGE_PAGES 1
 #include <sys/mman.h>
 #endif
 
 namespace salta {
+
+bool HugePagesAdvised() {
+#if SALTA_HUGE_PAGES
+  return true;
+#else
+  return false;
+#endif
+}
 
 #if SALTA_HUGE_PAGES
 namespace {

@@ -14,26 +14,11 @@
 #include <cstdint>
 #include <new>
 
-// (GCC says AddressSanitizer is on with the macro, clang with the feature.)
-#if defined(__SANITIZE_ADDRESS__)
-#define SALTA_ADDRESS_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SALTA_ADDRESS_SANITIZER 1
-#endif
-#endif
-#if defined(__linux__) && !SALTA_ADDRESS_SANITIZER
-#define SALTA_HUGE_PAGES 1
-#endif
-
 namespace salta {
 
-// Whether large requests are mapped and advised onto huge pages here.
-#if SALTA_HUGE_PAGES
-inline constexpr bool kHugePagesAdvised = true;
-#else
-inline constexpr bool kHugePagesAdvised = false;
-#endif
+// Whether large requests are mapped and advised onto huge pages in this
+// build (Linux, not under AddressSanitizer).
+bool HugePagesAdvised();
 
 // `bytes` of memory, not cleared, or null where it cannot be had: large
 // requests mapped and advised onto huge pages, small ones from the heap
