@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-PACKAGES=(cmake ninja-build g++ clang libcli11-dev libabsl-dev librocksdb-dev libgtest-dev
+PACKAGES=(cmake ninja-build g++ clang libcli11-dev libabsl-dev librocksdb-dev libxxhash-dev libgtest-dev
           libgmock-dev libbenchmark-dev nlohmann-json3-dev libopenmpi-dev openmpi-bin
           # salta-show's tests: SVG checked with XML tools, the viewer in a headless browser
           python3 libxml2-utils librsvg2-bin chromium chromium-driver python3-selenium)

@@ -76,9 +76,9 @@ TEST(PatternDb, TablesBuiltAheadAreNeverBuiltByACount) {
   std::filesystem::remove_all(path);
 }
 
-// Building ahead stores again a table that carries the first, slower
+// Building ahead stores again a table that carries an older, slower
 // checksum (salta/store.h); a count only loads it.
-TEST(PatternDb, BuildingAheadUpdatesTheFirstChecksum) {
+TEST(PatternDb, BuildingAheadUpdatesAnOlderChecksum) {
   absl::StatusOr<const Variant*> v = MakeVariant("standard", {}, 6, 2);
   ASSERT_TRUE(v.ok()) << v.status();
   const Problem p = MakeProblem(Position::Start(**v), Side::kWhite);
@@ -92,23 +92,29 @@ TEST(PatternDb, BuildingAheadUpdatesTheFirstChecksum) {
   const PatternSource source{path, [&notes](const std::string& m) { notes.push_back(m); }};
   const std::string table = PatternTableDir(p, targets, path);
   ASSERT_TRUE(FindPatternDb(p, targets, source, Find::kSave).ok());
-  testing::RewriteWithFirstChecksum(table);
   auto kind = [&table]() {
     absl::StatusOr<TableMeta> meta = Table::ReadMeta(table);
     EXPECT_TRUE(meta.ok()) << meta.status();
     absl::StatusOr<std::unique_ptr<Table>> t = Table::Open(table, *meta);
     EXPECT_TRUE(t.ok()) << t.status();
-    return t.ok() ? (*t)->checksum_kind() : Table::Checksum::kStable;
+    return t.ok() ? (*t)->checksum_kind() : Table::kChecksumNow;
   };
-  EXPECT_EQ(kind(), Table::Checksum::kFnv1a);
-  notes.clear();
-  ASSERT_TRUE(FindPatternDb(p, targets, source, Find::kStored).ok());
-  EXPECT_EQ(kind(), Table::Checksum::kFnv1a) << "a count only loads";
-  EXPECT_TRUE(notes.empty());
-  ASSERT_TRUE(FindPatternDb(p, targets, source, Find::kSave).ok());
-  EXPECT_EQ(kind(), Table::Checksum::kStable);
-  ASSERT_EQ(notes.size(), 1u);
-  EXPECT_NE(notes[0].find("stored"), std::string::npos) << notes[0];
+  EXPECT_EQ(kind(), Table::kChecksumNow);
+  for (Table::Checksum older : {Table::Checksum::kFnv1a, Table::Checksum::kStable}) {
+    if (older == Table::Checksum::kFnv1a)
+      testing::RewriteWithFirstChecksum(table);
+    else
+      testing::RewriteWithStableChecksum(table);
+    EXPECT_EQ(kind(), older);
+    notes.clear();
+    ASSERT_TRUE(FindPatternDb(p, targets, source, Find::kStored).ok());
+    EXPECT_EQ(kind(), older) << "a count only loads";
+    EXPECT_TRUE(notes.empty());
+    ASSERT_TRUE(FindPatternDb(p, targets, source, Find::kSave).ok());
+    EXPECT_EQ(kind(), Table::kChecksumNow);
+    ASSERT_EQ(notes.size(), 1u);
+    EXPECT_NE(notes[0].find("stored"), std::string::npos) << notes[0];
+  }
   std::filesystem::remove_all(path);
 }
 
@@ -127,18 +133,28 @@ void ExpectPlainCounts(const Problem& p, const std::vector<int8_t>& targets) {
         << "placement " << ::testing::PrintToString(placement);
   }
   EXPECT_GT(reached, 1);
-  // Stored by the perfect index and loaded back: the same table.
-  char path[] = "/tmp/salta_pattern_db_XXXXXX";
-  ASSERT_NE(mkdtemp(path), nullptr);
-  const std::string dir = std::string(path) + "/table";
-  ASSERT_TRUE(SavePatternTable(p, *db, dir, false).ok());
-  bool first_checksum = true;
-  absl::StatusOr<std::shared_ptr<const PatternDb>> loaded =
-      LoadPatternTable(p, targets, dir, first_checksum);
-  ASSERT_TRUE(loaded.ok()) << loaded.status();
-  EXPECT_FALSE(first_checksum);
-  EXPECT_EQ((*loaded)->values, db->values);
-  std::filesystem::remove_all(path);
+  // Stored either way (by sparse index in place, by the perfect index in
+  // chunks) and loaded back: the same table.
+  for (TableLayout layout : {TableLayout::kInPlace, TableLayout::kChunked}) {
+    SCOPED_TRACE(layout == TableLayout::kInPlace ? "in place" : "chunked");
+    char path[] = "/tmp/salta_pattern_db_XXXXXX";
+    ASSERT_NE(mkdtemp(path), nullptr);
+    const std::string dir = std::string(path) + "/table";
+    ASSERT_TRUE(SavePatternTable(p, *db, dir, layout, false).ok());
+    StoredFormat format = StoredFormat::kAnother;
+    absl::StatusOr<std::shared_ptr<const PatternDb>> loaded =
+        LoadPatternTable(p, targets, dir, layout, format);
+    ASSERT_TRUE(loaded.ok()) << loaded.status();
+    EXPECT_EQ(format, StoredFormat::kCurrent);
+    EXPECT_EQ((*loaded)->values, db->values);
+    // Looked for in the other layout: of another format, to be rebuilt.
+    const TableLayout other =
+        layout == TableLayout::kInPlace ? TableLayout::kChunked : TableLayout::kInPlace;
+    loaded = LoadPatternTable(p, targets, dir, other, format);
+    EXPECT_TRUE(absl::IsDataLoss(loaded.status())) << loaded.status();
+    EXPECT_EQ(format, StoredFormat::kAnother);
+    std::filesystem::remove_all(path);
+  }
 }
 
 TEST(PatternDb, ValuesAreTheGroupsPlainCounts) {
@@ -171,7 +187,7 @@ TEST(PatternDb, ValuesAreTheGroupsPlainCounts) {
 TEST(PatternDb, TheCacheDropsTheLeastRecentlyUsed) {
   auto table = [](size_t bytes) {
     auto db = std::make_shared<PatternDb>(std::vector<int8_t>{}, *PlacementIndex::Make(10, 1));
-    db->values.resize(bytes);
+    db->Own(TableBytes(bytes));
     return std::shared_ptr<const PatternDb>(std::move(db));
   };
   PatternCache cache(300);

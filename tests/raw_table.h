@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "rocksdb/db.h"
+#include "salta/store.h"
 
 namespace salta::testing {
 
@@ -62,6 +63,29 @@ inline void RewriteWithFirstChecksum(const std::string& dir, uint64_t flip = 0) 
   it.reset();
   ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), "m/complete",
                       absl::StrCat(count, " ", absl::Hex(fnv ^ flip)))
+                  .ok());
+}
+
+// Tables as salta/store.h finished them before XXH3: StableHash chained
+// over every stored key and value (each seeded with the hash so far), in a
+// record "<count> <hex> stable". Rewrites the completion record of the
+// closed, finished table at dir so, with `flip` xored into its checksum.
+inline void RewriteWithStableChecksum(const std::string& dir, uint64_t flip = 0) {
+  Unseal(dir);
+  rocksdb::DB* raw = nullptr;
+  ASSERT_TRUE(rocksdb::DB::Open(rocksdb::Options(), dir, &raw).ok());
+  std::unique_ptr<rocksdb::DB> db(raw);
+  uint64_t sum = 0xCBF29CE484222325ull, count = 0;
+  std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions()));
+  for (it->Seek("d/"); it->Valid() && it->key().starts_with("d/"); it->Next()) {
+    sum = StableHash(absl::string_view(it->key().data(), it->key().size()), sum);
+    sum = StableHash(absl::string_view(it->value().data(), it->value().size()), sum);
+    ++count;
+  }
+  ASSERT_TRUE(it->status().ok());
+  it.reset();
+  ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), "m/complete",
+                      absl::StrCat(count, " ", absl::Hex(sum ^ flip), " stable"))
                   .ok());
 }
 

@@ -6,11 +6,13 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "raw_table.h"
 #include "rocksdb/db.h"
+#include "xxhash.h"
 
 namespace salta {
 namespace {
@@ -44,7 +46,7 @@ class StoreTest : public ::testing::Test {
     for (uint64_t k = 0; k < 50; ++k)
       ASSERT_TRUE((*t)->Put(EncodeKey(k), std::string(k, 'x')).ok());
     ASSERT_TRUE((*t)->Finish().ok());
-    EXPECT_EQ((*t)->checksum_kind(), Table::Checksum::kStable);
+    EXPECT_EQ((*t)->checksum_kind(), Table::Checksum::kXxh3);
   }
 
   std::filesystem::path dir_;
@@ -253,6 +255,94 @@ TEST_F(StoreTest, TablesWithTheFirstChecksumStillOpen) {
   ASSERT_FALSE(t.ok());
   EXPECT_NE(t.status().message().find("malformed completion record"), std::string::npos)
       << t.status();
+}
+
+// The completion record names its checksum: XXH3 chained over the data
+// keys and values, each seeded with the hash so far, computed here plainly.
+TEST_F(StoreTest, TheChecksumIsXxh3ChainedOverTheEntries) {
+  WriteFiftyEntries();
+  uint64_t sum = 0xCBF29CE484222325ull;
+  for (uint64_t k = 0; k < 50; ++k) {
+    const std::string key = "d/" + EncodeKey(k), value(k, 'x');
+    sum = XXH3_64bits_withSeed(key.data(), key.size(), sum);
+    sum = XXH3_64bits_withSeed(value.data(), value.size(), sum);
+  }
+  rocksdb::DB* raw = nullptr;
+  ASSERT_TRUE(rocksdb::DB::OpenForReadOnly(rocksdb::Options(), dir(), &raw).ok());
+  std::unique_ptr<rocksdb::DB> db(raw);
+  std::string record;
+  ASSERT_TRUE(db->Get(rocksdb::ReadOptions(), "m/complete", &record).ok());
+  EXPECT_EQ(record, absl::StrCat("50 ", absl::Hex(sum), " xxh3"));
+}
+
+// Tables finished with StableHash, before XXH3, still open, and damage in
+// them is still found.
+TEST_F(StoreTest, TablesWithTheStableChecksumStillOpen) {
+  WriteFiftyEntries();
+  testing::RewriteWithStableChecksum(dir());
+  absl::StatusOr<std::unique_ptr<Table>> t = Table::Open(dir(), Meta());
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ((*t)->count(), 50u);
+  EXPECT_EQ((*t)->checksum_kind(), Table::Checksum::kStable);
+  t->reset();
+  testing::RewriteWithStableChecksum(dir(), 4);
+  t = Table::Open(dir(), Meta());
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("is damaged"), std::string::npos) << t.status();
+}
+
+// A table stored uncompressed and opened with map_files hands out its
+// values where they lie in the mapped file; damage in them is still found,
+// by the table's checksum as it opens, else by RocksDB's as it reads.
+TEST_F(StoreTest, AnUncompressedTableIsReadInPlace) {
+  std::string big(3 << 20, '\0');
+  for (size_t i = 0; i < big.size(); ++i) big[i] = char(i * 7 % 251);
+  {
+    Table::CreateOptions create;
+    create.uncompressed = true;
+    absl::StatusOr<std::unique_ptr<Table>> t = Table::Create(dir(), Meta(), create);
+    ASSERT_TRUE(t.ok()) << t.status();
+    ASSERT_TRUE((*t)->Put(EncodeKey(1), big).ok());
+    ASSERT_TRUE((*t)->Put(EncodeKey(2), "small").ok());
+    ASSERT_TRUE((*t)->Finish().ok());
+  }
+  EXPECT_GE(Table::DiskBytes(dir()), big.size()) << "stored as it is";
+  for (bool map : {true, false}) {
+    SCOPED_TRACE(map ? "mapped" : "read");
+    Table::OpenOptions open;
+    open.map_files = map;
+    absl::StatusOr<std::unique_ptr<Table>> t = Table::Open(dir(), Meta(), open);
+    ASSERT_TRUE(t.ok()) << t.status();
+    absl::StatusOr<std::optional<PinnedValue>> v = (*t)->GetPinned(EncodeKey(1));
+    ASSERT_TRUE(v.ok() && v->has_value()) << v.status();
+    EXPECT_EQ((*v)->in_place(), map);
+    EXPECT_TRUE((*v)->bytes() == big);
+    v = (*t)->GetPinned(EncodeKey(3));
+    ASSERT_TRUE(v.ok()) << v.status();
+    EXPECT_FALSE(v->has_value());
+  }
+  // A byte of the value changed in its file (the largest), not at its end.
+  std::filesystem::path largest;
+  for (const auto& entry : std::filesystem::directory_iterator(dir()))
+    if (entry.path().extension() == ".sst" &&
+        (largest.empty() || entry.file_size() > std::filesystem::file_size(largest)))
+      largest = entry.path();
+  ASSERT_FALSE(largest.empty());
+  {
+    std::fstream f(largest, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(std::streamoff(big.size() / 2));
+    f.put('\x5a');
+  }
+  Table::OpenOptions open;
+  open.map_files = true;
+  absl::StatusOr<std::unique_ptr<Table>> t = Table::Open(dir(), Meta(), open);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kDataLoss) << t.status();
+  open.verify_checksum = false;
+  t = Table::Open(dir(), Meta(), open);
+  ASSERT_TRUE(t.ok()) << t.status();
+  absl::StatusOr<std::optional<PinnedValue>> v = (*t)->GetPinned(EncodeKey(1));
+  EXPECT_EQ(v.status().code(), absl::StatusCode::kDataLoss) << v.status();
 }
 
 TEST_F(StoreTest, MissingDirectoryIsRefused) {

@@ -27,6 +27,7 @@
 
 namespace rocksdb {
 class DB;
+class PinnableSlice;
 }  // namespace rocksdb
 
 namespace salta {
@@ -87,15 +88,44 @@ class TableFile {
   uint64_t entries_ = 0;
 };
 
+// A value read where it lies (Table::GetPinned): valid while it and its
+// table live.
+class PinnedValue {
+ public:
+  PinnedValue();
+  ~PinnedValue();
+  PinnedValue(PinnedValue&&) noexcept;
+  PinnedValue& operator=(PinnedValue&&) noexcept;
+  absl::string_view bytes() const;
+  // Whether the bytes lie in the table's mapped file (a table stored
+  // uncompressed and opened with OpenOptions::map_files), not in a copy.
+  bool in_place() const;
+
+ private:
+  friend class Table;
+  std::unique_ptr<rocksdb::PinnableSlice> slice_;
+  bool in_place_ = false;
+};
+
 class Table {
  public:
   struct OpenOptions {
     // Read every entry on open and compare with the completion record.
     bool verify_checksum = true;
+    // Map the table's files into memory, so that GetPinned reads the
+    // values of an uncompressed table in place: no copy, and pages the
+    // kernel already caches for the file are shared, not cleared afresh.
+    // The data is then checked by the table's checksum alone (with
+    // verify_checksum as it opens, else by RocksDB's block by block as
+    // it is read): one reading of it, not two.
+    bool map_files = false;
   };
   struct CreateOptions {
     // Replace whatever table (complete or not) is at the directory.
     bool replace = false;
+    // Store the values as they are, not compressed: larger on disk, but
+    // read in place where the table is opened with map_files.
+    bool uncompressed = false;
   };
 
   // Writes accumulated and applied at once by Table::Write.
@@ -167,6 +197,8 @@ class Table {
   static uint64_t DiskBytes(const std::string& dir);
   // The value at key, nullopt if absent.
   absl::StatusOr<std::optional<std::string>> Get(absl::string_view key) const;
+  // The same, read in place where it can be (PinnedValue).
+  absl::StatusOr<std::optional<PinnedValue>> GetPinned(absl::string_view key) const;
 
   template <typename K, typename V>
   absl::Status PutTyped(const K& key, const V& value) {
@@ -198,9 +230,11 @@ class Table {
       const std::function<absl::Status(absl::string_view key, absl::string_view value)>& visit)
       const;
 
-  // The completion record's checksum over the entries: StableHash (what
-  // Finish writes), or FNV-1a a byte at a time in tables finished before.
-  enum class Checksum { kFnv1a, kStable };
+  // The completion record's checksum over the entries: XXH3 (what Finish
+  // writes), or in tables finished before StableHash, or FNV-1a a byte at
+  // a time (each slower to check).
+  enum class Checksum { kFnv1a, kStable, kXxh3 };
+  static constexpr Checksum kChecksumNow = Checksum::kXxh3;
   Checksum checksum_kind() const { return checksum_kind_; }
 
   // Writes the completion record (count and checksum) last and syncs, then
@@ -228,16 +262,18 @@ class Table {
   // completion record in `complete` (none where it has none yet).
   static absl::StatusOr<std::unique_ptr<Table>> OpenExisting(const std::string& dir,
                                                              const TableMeta& expected,
-                                                             bool writable,
+                                                             bool writable, bool map,
                                                              std::optional<std::string>& complete);
 
   std::unique_ptr<rocksdb::DB> db_;
   std::string dir_;
   TableMeta meta_;
   bool writable_ = false;
+  bool mapped_ = false;    // opened with OpenOptions::map_files
+  bool verified_ = false;  // its checksum checked as it opened
   uint64_t count_ = 0;
   uint64_t checksum_ = 0;  // the completion record's
-  Checksum checksum_kind_ = Checksum::kStable;
+  Checksum checksum_kind_ = kChecksumNow;
 };
 
 }  // namespace salta

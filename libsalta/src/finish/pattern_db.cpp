@@ -18,13 +18,18 @@
 #include "salta/store.h"
 
 namespace salta::finish_internal {
-namespace {
 
 uint64_t SparseSize(int n, int k) {
   uint64_t size = 1;
   for (int j = 0; j < k; ++j) size *= uint64_t(n);
   return size;
 }
+
+TableLayout LayoutFor(int n, int k) {
+  return SparseSize(n, k) <= (uint64_t(64) << 20) ? TableLayout::kInPlace : TableLayout::kChunked;
+}
+
+namespace {
 
 // Calls row(at, taken) for every placement of all but the last piece
 // (pieces 0..j-1 on `used`, at sparse index `sparse`), in the perfect
@@ -222,7 +227,7 @@ std::shared_ptr<const PatternDb> BuildPatternDb(const Problem& p,
   }
   // The search's distances are the table: they are by sparse index.
   auto pdb = std::make_shared<PatternDb>(targets, *PlacementIndex::Make(n, k));
-  pdb->values = std::move(dist);
+  pdb->Own(std::move(dist));
   if (k == 2) {
     pdb->beyond_distances = false;
     for (Square a = 0; a < n && !pdb->beyond_distances; ++a)
@@ -239,12 +244,20 @@ std::shared_ptr<const PatternDb> BuildPatternDb(const Problem& p,
 }
 
 // ---------------------------------------------------------------------------
-// Storage: one RocksDB table per database, its values in chunks of 1 MiB.
+// Storage: one RocksDB table per database (TableLayout). In place: its
+// values by sparse index as one uncompressed value, mapped and read in
+// place (version 3); chunked: by the perfect index in compressed chunks of
+// 1 MiB (version 2). (Version 1: every table by sparse index, in chunks.)
 
 namespace {
 
 constexpr size_t kChunk = size_t(1) << 20;
-constexpr int kTableVersion = 2;  // 1: the sparse index
+
+// What a table stored in place holds: the table, open, and its value.
+struct InPlaceTable {
+  std::unique_ptr<Table> table;
+  PinnedValue value;  // (released before the table)
+};
 
 std::string StepsName(const Problem& p) {
   return p.num_step_dirs == 4 ? "any" : "forward";
@@ -258,10 +271,10 @@ std::string CacheKey(const Problem& p, const std::vector<int8_t>& targets) {
   return key;
 }
 
-TableMeta MetaOf(const Problem& p, const std::vector<int8_t>& targets) {
+TableMeta MetaOf(const Problem& p, const std::vector<int8_t>& targets, TableLayout layout) {
   TableMeta meta;
   meta.kind = "finish-pdb";
-  meta.version = kTableVersion;
+  meta.version = layout == TableLayout::kInPlace ? 3 : 2;
   meta.geometry = absl::StrCat(p.g->size(), "x", p.g->size());
   meta.rules = absl::StrCat("steps=", StepsName(p));
   meta.parameters = CacheKey(p, targets);
@@ -272,12 +285,16 @@ TableMeta MetaOf(const Problem& p, const std::vector<int8_t>& targets) {
 
 absl::StatusOr<std::shared_ptr<const PatternDb>> LoadPatternTable(
     const Problem& p, const std::vector<int8_t>& targets, const std::string& dir,
-    bool& first_checksum) {
-  const TableMeta want = MetaOf(p, targets);
-  // Checked while it is read (ForEachVerified): one reading, not two.
-  Table::OpenOptions read_once;
-  read_once.verify_checksum = false;
-  absl::StatusOr<std::unique_ptr<Table>> table = Table::Open(dir, want, read_once);
+    TableLayout layout, StoredFormat& format) {
+  format = StoredFormat::kCurrent;
+  const TableMeta want = MetaOf(p, targets, layout);
+  const bool in_place = layout == TableLayout::kInPlace;
+  Table::OpenOptions options;
+  // Checked once: a table stored in place as it opens (its value is then
+  // read where it lies), a chunked one while it is read (ForEachVerified).
+  options.verify_checksum = in_place;
+  options.map_files = in_place;
+  absl::StatusOr<std::unique_ptr<Table>> table = Table::Open(dir, want, options);
   if (!table.ok()) {
     const absl::Status& s = table.status();
     if (absl::IsNotFound(s)) return s;
@@ -288,14 +305,30 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> LoadPatternTable(
         return absl::FailedPreconditionError(
             absl::StrCat(dir, " holds a \"", meta->kind,
                          "\" table, not a pattern table: choose another pattern directory"));
+      if (meta.ok() && meta->version != want.version) format = StoredFormat::kAnother;
       return absl::DataLossError(s.message());
     }
     return s;
   }
-  first_checksum = (*table)->checksum_kind() == Table::Checksum::kFnv1a;
+  if ((*table)->checksum_kind() != Table::kChecksumNow) format = StoredFormat::kOlderChecksum;
   absl::StatusOr<PlacementIndex> index = PlacementIndex::Make(p.n, int(targets.size()));
   if (!index.ok()) return index.status();
   auto pdb = std::make_shared<PatternDb>(targets, *index);
+  const uint64_t sparse = SparseSize(p.n, int(targets.size()));
+  if (in_place) {
+    if ((*table)->count() != 1)
+      return absl::DataLossError(
+          absl::StrCat("pattern table ", dir, " has ", (*table)->count(), " entries, expected 1"));
+    absl::StatusOr<std::optional<PinnedValue>> value = (*table)->GetPinned(EncodeKey(0));
+    if (!value.ok()) return value.status();  // (damage: DataLoss, rebuilt by the caller)
+    if (!value->has_value() || (*value)->bytes().size() != sparse)
+      return absl::DataLossError(absl::StrCat("pattern table ", dir, " has malformed values"));
+    const absl::string_view bytes = (*value)->bytes();
+    auto held = std::make_shared<InPlaceTable>(InPlaceTable{std::move(*table), std::move(**value)});
+    pdb->Borrow(absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()),
+                std::move(held));
+    return std::shared_ptr<const PatternDb>(std::move(pdb));
+  }
   const uint64_t size = index->size();
   const uint64_t chunks = (size + kChunk - 1) / kChunk;
   // Every chunk once: as many as there are, each of its own key.
@@ -313,10 +346,11 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> LoadPatternTable(
         return absl::OkStatus();
       });
   if (!read.ok()) return read;  // (damage: DataLoss, rebuilt by the caller)
-  pdb->values.assign(SparseSize(p.n, int(targets.size())), kPdbUnreachable);
+  TableBytes values(sparse, kPdbUnreachable);
   ForEachRun(*pdb, [&](uint64_t sparse_at, uint64_t dense_at, size_t len) {
-    CopyRun(pdb->values.data() + sparse_at, stored.data() + dense_at, len);
+    CopyRun(values.data() + sparse_at, stored.data() + dense_at, len);
   });
+  pdb->Own(std::move(values));
   return std::shared_ptr<const PatternDb>(std::move(pdb));
 }
 
@@ -324,24 +358,32 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> LoadPatternTable(
 // ever see complete tables, and two processes storing the same table at
 // once do not meet.)
 absl::Status SavePatternTable(const Problem& p, const PatternDb& pdb, const std::string& dir,
-                              bool replace) {
+                              TableLayout layout, bool replace) {
   static std::atomic<uint64_t> serial{0};
   const std::string scratch = absl::StrCat(dir, ".new-", getpid(), "-", serial++);
   {
+    const bool in_place = layout == TableLayout::kInPlace;
     Table::CreateOptions create;
     create.replace = true;
+    create.uncompressed = in_place;
     absl::StatusOr<std::unique_ptr<Table>> table =
-        Table::Create(scratch, MetaOf(p, pdb.targets), create);
+        Table::Create(scratch, MetaOf(p, pdb.targets, layout), create);
     if (!table.ok()) return table.status();
-    std::vector<uint8_t> stored(pdb.index.size());
-    ForEachRun(pdb, [&](uint64_t sparse_at, uint64_t dense_at, size_t len) {
-      CopyRun(stored.data() + dense_at, pdb.values.data() + sparse_at, len);
-    });
-    const uint64_t size = stored.size();
-    for (uint64_t chunk = 0; chunk * kChunk < size; ++chunk) {
-      const uint64_t len = std::min<uint64_t>(kChunk, size - chunk * kChunk);
-      absl::string_view bytes(reinterpret_cast<const char*>(stored.data()) + chunk * kChunk, len);
-      if (absl::Status s = (*table)->Put(EncodeKey(chunk), bytes); !s.ok()) return s;
+    if (in_place) {
+      const absl::string_view bytes(reinterpret_cast<const char*>(pdb.values.data()),
+                                    pdb.values.size());
+      if (absl::Status s = (*table)->Put(EncodeKey(0), bytes); !s.ok()) return s;
+    } else {
+      std::vector<uint8_t> stored(pdb.index.size());
+      ForEachRun(pdb, [&](uint64_t sparse_at, uint64_t dense_at, size_t len) {
+        CopyRun(stored.data() + dense_at, pdb.values.data() + sparse_at, len);
+      });
+      const uint64_t size = stored.size();
+      for (uint64_t chunk = 0; chunk * kChunk < size; ++chunk) {
+        const uint64_t len = std::min<uint64_t>(kChunk, size - chunk * kChunk);
+        absl::string_view bytes(reinterpret_cast<const char*>(stored.data()) + chunk * kChunk, len);
+        if (absl::Status s = (*table)->Put(EncodeKey(chunk), bytes); !s.ok()) return s;
+      }
     }
     if (absl::Status s = (*table)->Finish(); !s.ok()) return s;
   }  // closed
@@ -416,14 +458,15 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
     return PatternCache::Process().Insert(key, BuildPatternDb(p, targets));
   }
   const std::string dir = PatternTableDir(p, targets, source.dir);
-  bool first_checksum = false;
+  const TableLayout layout = LayoutFor(p.n, int(targets.size()));
+  StoredFormat format = StoredFormat::kCurrent;
   absl::StatusOr<std::shared_ptr<const PatternDb>> loaded =
-      LoadPatternTable(p, targets, dir, first_checksum);
+      LoadPatternTable(p, targets, dir, layout, format);
   if (loaded.ok()) {
     // Building ahead stores again a table whose checksum takes longer to
     // check at each load (store.h).
-    if (find == Find::kSave && first_checksum) {
-      if (absl::Status s = SavePatternTable(p, **loaded, dir, /*replace=*/true); !s.ok())
+    if (find == Find::kSave && format == StoredFormat::kOlderChecksum) {
+      if (absl::Status s = SavePatternTable(p, **loaded, dir, layout, /*replace=*/true); !s.ok())
         return absl::Status(s.code(), absl::StrCat("cannot store pattern table: ", s.message()));
       if (source.report) source.report(absl::StrCat("stored ", dir));
     }
@@ -435,15 +478,21 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
   const bool damaged = absl::IsDataLoss(loaded.status());
   if (find == Find::kAhead) {
     if (damaged && source.report)
-      source.report(absl::StrCat("pattern table damaged (build the tables again ahead): ",
+      source.report(absl::StrCat(format == StoredFormat::kAnother
+                                     ? "pattern table of another format (build the "
+                                       "tables again ahead): "
+                                     : "pattern table damaged (build the tables again ahead): ",
                                  loaded.status().message()));
     return absl::NotFoundError("no whole table");
   }
   if (damaged && source.report)
     source.report(
-        absl::StrCat("pattern table damaged, rebuilding it: ", loaded.status().message()));
+        absl::StrCat(format == StoredFormat::kAnother
+                         ? "pattern table of another format (an earlier release's), rebuilding it: "
+                         : "pattern table damaged, rebuilding it: ",
+                     loaded.status().message()));
   std::shared_ptr<const PatternDb> built = cached ? cached : BuildPatternDb(p, targets);
-  if (absl::Status s = SavePatternTable(p, *built, dir, damaged); !s.ok())
+  if (absl::Status s = SavePatternTable(p, *built, dir, layout, damaged); !s.ok())
     return absl::Status(s.code(), absl::StrCat("cannot store pattern table: ", s.message()));
   // Building ahead takes minutes where the tables are large: say what is done.
   if (find == Find::kSave && source.report) source.report(absl::StrCat("stored ", dir));
@@ -602,9 +651,10 @@ Partition SinglePieces(const Problem& p) {
     const std::array<int, kMaxSquares> dist = RelaxedDistances(p, reach, p.target[i]);
     auto pdb = std::make_shared<PatternDb>(std::vector<int8_t>{p.target[i]},
                                            *PlacementIndex::Make(p.n, 1));
-    pdb->values.resize(p.n);  // (one piece: by its square)
+    TableBytes values(p.n);  // (one piece: by its square)
     for (Square s = 0; s < p.n; ++s)
-      pdb->values[s] = dist[s] >= kPdbUnreachable ? kPdbUnreachable : uint8_t(dist[s]);
+      values[s] = dist[s] >= kPdbUnreachable ? kPdbUnreachable : uint8_t(dist[s]);
+    pdb->Own(std::move(values));
     part.push_back(Group{{i}, std::move(pdb)});
   }
   return part;

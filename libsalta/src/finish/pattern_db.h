@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "finish/problem.h"
 #include "huge_page_allocator.h"
 #include "salta/finish.h"
@@ -52,12 +53,18 @@ using TableBytes = std::vector<uint8_t, HugePageAllocator<uint8_t>>;
 
 struct PatternDb {
   PatternDb(std::vector<int8_t> group_targets, PlacementIndex stored_index);
+  PatternDb(const PatternDb&) = delete;  // (values may point into owned_)
+  PatternDb& operator=(const PatternDb&) = delete;
   std::vector<int8_t> targets;  // of the group's pieces, in index order
-  // The layout of the stored table (store.h): the perfect index of
-  // salta/index.h, smaller on disk; converted as it is saved and loaded.
+  // The perfect index of salta/index.h: the layout of a large stored table
+  // (TableLayout::kChunked), smaller on disk; converted as it is saved and
+  // loaded.
   PlacementIndex index;
   std::array<uint32_t, kMaxGroupSize> weight{};  // SparseWeights
-  TableBytes values;                             // by sparse index; kPdbUnreachable: cannot finish
+  // By sparse index; kPdbUnreachable: cannot finish. In memory the
+  // database owns (built, or read from a compressed table), or in a stored
+  // table's file, mapped and read in place.
+  absl::Span<const uint8_t> values;
   // Whether some placement, each piece on a square it can finish from,
   // needs more than the pieces' distances (a conflict): found as groups
   // of two are built (the bound of pairs skips the others), else true.
@@ -68,7 +75,33 @@ struct PatternDb {
     for (size_t j = 0; j < targets.size(); ++j) at += uint64_t(squares[j]) * weight[j];
     return values[at];
   }
+  // The values are `bytes`, owned from now on.
+  void Own(TableBytes bytes) {
+    owned_ = std::move(bytes);
+    values = absl::MakeConstSpan(owned_);
+  }
+  // The values are `bytes`, kept valid by `holder` (a table and its value).
+  void Borrow(absl::Span<const uint8_t> bytes, std::shared_ptr<const void> holder) {
+    owned_ = TableBytes();
+    holder_ = std::move(holder);
+    values = bytes;
+  }
+
+ private:
+  TableBytes owned_;
+  std::shared_ptr<const void> holder_;
 };
+
+// The entries of a database of k pieces on n squares by sparse index.
+uint64_t SparseSize(int n, int k);
+
+// How a database is stored. Up to 64 MB by sparse index (four pieces on
+// 10x10: 6.25 MB), as the searches read it, uncompressed, and read in
+// place as it is loaded (loading twelve such tables, copied, took 0.1 to
+// 0.2 s, most of it the kernel clearing fresh memory); larger ones (five
+// pieces: 312 MB) by the perfect index, compressed (a few MB).
+enum class TableLayout { kInPlace, kChunked };
+TableLayout LayoutFor(int n, int k);
 
 // Breadth-first search backwards from the group's goal; targets.size() is
 // at most kMaxGroupSize. Needs a problem without jumps.
@@ -78,14 +111,20 @@ std::shared_ptr<const PatternDb> BuildPatternDb(const Problem& p,
 // The table stored at `dir` (salta/store.h): NotFound when there is none;
 // DataLoss when there is one of ours that is damaged, incomplete or of
 // another format (to be rebuilt); any other error as it came.
-// `first_checksum`: whether the table carries the first, slower checksum.
+// `format`: how the table found there was stored.
+enum class StoredFormat {
+  kCurrent,
+  kOlderChecksum,  // with an older, slower checksum (store.h): loaded
+  kAnother,        // in another layout (an earlier release's): DataLoss, to be rebuilt
+};
+// `layout`: how it is stored (LayoutFor the group's size).
 absl::StatusOr<std::shared_ptr<const PatternDb>> LoadPatternTable(
     const Problem& p, const std::vector<int8_t>& targets, const std::string& dir,
-    bool& first_checksum);
+    TableLayout layout, StoredFormat& format);
 // Stores the database at `dir`; `replace`: the table now there (damaged,
 // or outdated) is to be replaced.
 absl::Status SavePatternTable(const Problem& p, const PatternDb& pdb, const std::string& dir,
-                              bool replace);
+                              TableLayout layout, bool replace);
 
 // Where tables come from and what to tell the user about them.
 struct PatternSource {
