@@ -34,43 +34,12 @@ inline void PutRaw(const std::string& dir, const std::string& key, const std::st
   Unseal(dir);
 }
 
-// Tables as the first version of salta/store.h finished them: FNV-1a over
-// every stored key and value (each after its length in 8 bytes,
-// little-endian), in a completion record of two fields; a plain second
-// implementation of that checksum.
-//
-// Rewrites the completion record of the closed, finished table at dir in
-// the first format, with `flip` xored into its checksum (0: a whole table).
-inline void RewriteWithFirstChecksum(const std::string& dir, uint64_t flip = 0) {
-  Unseal(dir);
-  rocksdb::DB* raw = nullptr;
-  ASSERT_TRUE(rocksdb::DB::Open(rocksdb::Options(), dir, &raw).ok());
-  std::unique_ptr<rocksdb::DB> db(raw);
-  uint64_t fnv = 0xCBF29CE484222325ull, count = 0;
-  auto mix = [&fnv](const rocksdb::Slice& bytes) {
-    for (int i = 0; i < 8; ++i)
-      fnv = (fnv ^ ((uint64_t(bytes.size()) >> (8 * i)) & 0xFF)) * 0x100000001B3ull;
-    for (size_t i = 0; i < bytes.size(); ++i)
-      fnv = (fnv ^ static_cast<unsigned char>(bytes[i])) * 0x100000001B3ull;
-  };
-  std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions()));
-  for (it->Seek("d/"); it->Valid() && it->key().starts_with("d/"); it->Next()) {
-    mix(it->key());
-    mix(it->value());
-    ++count;
-  }
-  ASSERT_TRUE(it->status().ok());
-  it.reset();
-  ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), "m/complete",
-                      absl::StrCat(count, " ", absl::Hex(fnv ^ flip)))
-                  .ok());
-}
-
-// Tables as salta/store.h finished them before XXH3: StableHash chained
-// over every stored key and value (each seeded with the hash so far), in a
-// record "<count> <hex> stable". Rewrites the completion record of the
-// closed, finished table at dir so, with `flip` xored into its checksum.
-inline void RewriteWithStableChecksum(const std::string& dir, uint64_t flip = 0) {
+// Rewrites the completion record of the closed, finished table at dir:
+// mix(sum, bytes) over every stored key and value in order, from FNV-1a's
+// offset basis, in a record "<count> <hex><suffix>", with `flip` xored
+// into the sum (0: a whole table).
+template <typename Mix>
+void RewriteCompletion(const std::string& dir, Mix mix, const std::string& suffix, uint64_t flip) {
   Unseal(dir);
   rocksdb::DB* raw = nullptr;
   ASSERT_TRUE(rocksdb::DB::Open(rocksdb::Options(), dir, &raw).ok());
@@ -78,15 +47,36 @@ inline void RewriteWithStableChecksum(const std::string& dir, uint64_t flip = 0)
   uint64_t sum = 0xCBF29CE484222325ull, count = 0;
   std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions()));
   for (it->Seek("d/"); it->Valid() && it->key().starts_with("d/"); it->Next()) {
-    sum = StableHash(absl::string_view(it->key().data(), it->key().size()), sum);
-    sum = StableHash(absl::string_view(it->value().data(), it->value().size()), sum);
+    mix(sum, absl::string_view(it->key().data(), it->key().size()));
+    mix(sum, absl::string_view(it->value().data(), it->value().size()));
     ++count;
   }
   ASSERT_TRUE(it->status().ok());
   it.reset();
   ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), "m/complete",
-                      absl::StrCat(count, " ", absl::Hex(sum ^ flip), " stable"))
+                      absl::StrCat(count, " ", absl::Hex(sum ^ flip), suffix))
                   .ok());
+}
+
+// Tables as the first version of salta/store.h finished them: FNV-1a over
+// every stored key and value (each after its length in 8 bytes,
+// little-endian), in a completion record of two fields; a plain second
+// implementation of that checksum.
+inline void RewriteWithFirstChecksum(const std::string& dir, uint64_t flip = 0) {
+  auto fnv = [](uint64_t& h, absl::string_view bytes) {
+    for (int i = 0; i < 8; ++i)
+      h = (h ^ ((uint64_t(bytes.size()) >> (8 * i)) & 0xFF)) * 0x100000001B3ull;
+    for (unsigned char c : bytes) h = (h ^ c) * 0x100000001B3ull;
+  };
+  RewriteCompletion(dir, fnv, "", flip);
+}
+
+// Tables as salta/store.h finished them before XXH3: StableHash chained
+// over every stored key and value, each seeded with the hash so far, in a
+// record "<count> <hex> stable".
+inline void RewriteWithStableChecksum(const std::string& dir, uint64_t flip = 0) {
+  auto stable = [](uint64_t& h, absl::string_view bytes) { h = StableHash(bytes, h); };
+  RewriteCompletion(dir, stable, " stable", flip);
 }
 
 }  // namespace salta::testing
