@@ -130,8 +130,9 @@ absl::StatusOr<TableMeta> ReadMetaFrom(rocksdb::DB& db, const std::string& dir) 
 }
 
 // The options every table and table file shares: zstd compression, and no
-// silent recovery past a damaged log record.
-rocksdb::Options BaseOptions() {
+// silent recovery past a damaged log record; `block_cache`: RocksDB keeps
+// blocks it has read in a cache of its own.
+rocksdb::Options BaseOptions(bool block_cache = true) {
   rocksdb::Options options;
   // Debian's RocksDB is built with zstd.
   options.compression = rocksdb::kZSTD;
@@ -145,6 +146,7 @@ rocksdb::Options BaseOptions() {
   options.paranoid_checks = true;
   rocksdb::BlockBasedTableOptions table;
   table.block_size = 16 << 10;
+  table.no_block_cache = !block_cache;
   options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   return options;
 }
@@ -263,7 +265,8 @@ absl::StatusOr<std::unique_ptr<rocksdb::DB>> OpenDb(const std::string& dir, cons
   const bool writable = mode.writable, create = mode.create;
   if (!create)
     if (absl::Status s = CheckSeal(dir); !s.ok()) return s;
-  rocksdb::Options options = BaseOptions();
+  // A mapped table's blocks are in the kernel's page cache.
+  rocksdb::Options options = BaseOptions(/*block_cache=*/!mode.map);
   if (!mode.compress) {
     options.compression = rocksdb::kNoCompression;
     options.bottommost_compression = rocksdb::kNoCompression;
@@ -274,11 +277,6 @@ absl::StatusOr<std::unique_ptr<rocksdb::DB>> OpenDb(const std::string& dir, cons
     // read from a mapped, uncompressed block is pinned there, not copied.
     options.allow_mmap_reads = true;
     options.max_open_files = -1;
-    rocksdb::BlockBasedTableOptions table;
-    table.block_size = 16 << 10;
-    // The kernel's page cache holds the blocks.
-    table.no_block_cache = true;
-    options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   }
   options.create_if_missing = create;
   options.error_if_exists = create;
