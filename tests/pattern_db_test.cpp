@@ -118,6 +118,41 @@ TEST(PatternDb, BuildingAheadUpdatesAnOlderChecksum) {
   std::filesystem::remove_all(path);
 }
 
+// A table stored in the layout an earlier release used for its size (four
+// pieces, compressed by the perfect index) is reported as of another
+// format, not as damaged, and stored again in today's layout.
+TEST(PatternDb, ATableOfAnotherFormatIsStoredAgain) {
+  absl::StatusOr<const Variant*> v = MakeVariant("standard", {}, 6, 2);
+  ASSERT_TRUE(v.ok()) << v.status();
+  const Problem p = MakeProblem(Position::Start(**v), Side::kBlack);
+  // A group no other test of this process builds (the cache answers first).
+  std::vector<int> o = ByTarget(p, {0, 1, 2, 3, 4, 5});
+  std::vector<int8_t> targets;
+  for (int i : {o[0], o[2], o[4]}) targets.push_back(p.target[i]);
+  ASSERT_EQ(LayoutFor(p.n, 3), TableLayout::kInPlace);
+  char path[] = "/tmp/salta_pattern_db_XXXXXX";
+  ASSERT_NE(mkdtemp(path), nullptr);
+  const std::string table = PatternTableDir(p, targets, path);
+  const std::shared_ptr<const PatternDb> db = BuildPatternDb(p, targets);
+  ASSERT_TRUE(SavePatternTable(p, *db, table, TableLayout::kChunked, false).ok());
+  std::vector<std::string> notes;
+  const PatternSource source{path, [&notes](const std::string& m) { notes.push_back(m); }};
+  absl::StatusOr<std::shared_ptr<const PatternDb>> found =
+      FindPatternDb(p, targets, source, Find::kStored);
+  ASSERT_TRUE(found.ok()) << found.status();
+  EXPECT_EQ((*found)->values, db->values);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("pattern table of another format"), std::string::npos) << notes[0];
+  EXPECT_EQ(notes[0].find("damaged"), std::string::npos) << notes[0];
+  StoredFormat format = StoredFormat::kAnother;
+  absl::StatusOr<std::shared_ptr<const PatternDb>> loaded =
+      LoadPatternTable(p, targets, table, TableLayout::kInPlace, format);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_EQ(format, StoredFormat::kCurrent);
+  EXPECT_EQ((*loaded)->values, db->values);
+  std::filesystem::remove_all(path);
+}
+
 // A database's values are the counts of its group alone on the board,
 // here found by a plain breadth-first search over every placement of the
 // group, backwards along the forward moves of each piece.
