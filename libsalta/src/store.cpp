@@ -516,6 +516,7 @@ absl::StatusOr<std::unique_ptr<Table>> Table::OpenExisting(const std::string& di
   table->db_ = std::move(*db);
   table->dir_ = dir;
   table->meta_ = *meta;
+  table->mapped_ = map;
   if (absl::Status s = table->CheckMeta(expected); !s.ok()) return s;
   std::string record;
   rocksdb::Status s = table->db_->Get(rocksdb::ReadOptions(), kCompleteKey, &record);
@@ -549,7 +550,6 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Open(const std::string& dir,
   table->count_ = want_count;
   table->checksum_ = want_sum;
   table->checksum_kind_ = kind;
-  table->mapped_ = options.map_files;
   if (options.verify_checksum) {
     if (absl::Status st = table->Verify(); !st.ok()) return st;
     table->verified_ = true;

@@ -476,21 +476,16 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
     return loaded.status();
   if (find == Find::kStored && absl::IsNotFound(loaded.status())) return loaded.status();
   const bool damaged = absl::IsDataLoss(loaded.status());
+  const char* what = format == StoredFormat::kAnother ? "pattern table of another format"
+                                                      : "pattern table damaged";
   if (find == Find::kAhead) {
     if (damaged && source.report)
-      source.report(absl::StrCat(format == StoredFormat::kAnother
-                                     ? "pattern table of another format (build the "
-                                       "tables again ahead): "
-                                     : "pattern table damaged (build the tables again ahead): ",
-                                 loaded.status().message()));
+      source.report(
+          absl::StrCat(what, " (build the tables again ahead): ", loaded.status().message()));
     return absl::NotFoundError("no whole table");
   }
   if (damaged && source.report)
-    source.report(
-        absl::StrCat(format == StoredFormat::kAnother
-                         ? "pattern table of another format (an earlier release's), rebuilding it: "
-                         : "pattern table damaged, rebuilding it: ",
-                     loaded.status().message()));
+    source.report(absl::StrCat(what, ", rebuilding it: ", loaded.status().message()));
   std::shared_ptr<const PatternDb> built = cached ? cached : BuildPatternDb(p, targets);
   if (absl::Status s = SavePatternTable(p, *built, dir, layout, damaged); !s.ok())
     return absl::Status(s.code(), absl::StrCat("cannot store pattern table: ", s.message()));

@@ -82,7 +82,6 @@ struct PatternDb {
   }
   // The values are `bytes`, kept valid by `holder` (a table and its value).
   void Borrow(absl::Span<const uint8_t> bytes, std::shared_ptr<const void> holder) {
-    owned_ = TableBytes();
     holder_ = std::move(holder);
     values = bytes;
   }
