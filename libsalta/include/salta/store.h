@@ -117,7 +117,8 @@ class Table {
     // kernel already caches for the file are shared, not cleared afresh.
     // The data is then checked by the table's checksum alone (with
     // verify_checksum as it opens, else by RocksDB's block by block as
-    // it is read): one reading of it, not two.
+    // it is read): one reading of it, not two. Values of 2 MB or more
+    // are marked for large pages as that check reads them.
     bool map_files = false;
   };
   struct CreateOptions {
