@@ -295,50 +295,6 @@ TEST_F(StoreTest, TablesWithTheStableChecksumStillOpen) {
 // A table stored uncompressed and opened with map_files hands out its
 // values where they lie in the mapped file; damage in them is still found,
 // by the table's checksum as it opens, else by RocksDB's as it reads.
-TEST_F(StoreTest, AMappedTablesLargeValuesAreMarkedForLargePages) {
-  if (!std::filesystem::exists("/sys/kernel/mm/transparent_hugepage"))
-    GTEST_SKIP() << "the kernel has no large pages for files";
-  std::string big(3 << 20, '\x11');
-  {
-    Table::CreateOptions create;
-    create.uncompressed = true;
-    absl::StatusOr<std::unique_ptr<Table>> t = Table::Create(dir(), Meta(), create);
-    ASSERT_TRUE(t.ok()) << t.status();
-    ASSERT_TRUE((*t)->Put(EncodeKey(1), big).ok());
-    ASSERT_TRUE((*t)->Finish().ok());
-  }
-  // The flags of the mapping (/proc/self/smaps) where the value lies.
-  auto flags_at = [](const void* at) {
-    std::ifstream smaps("/proc/self/smaps");
-    std::string line;
-    bool inside = false;
-    const uintptr_t a = reinterpret_cast<uintptr_t>(at);
-    while (std::getline(smaps, line)) {
-      unsigned long lo = 0, hi = 0;
-      if (std::sscanf(line.c_str(), "%lx-%lx ", &lo, &hi) == 2 && line.find(' ') > 8)
-        inside = lo <= a && a < hi;
-      else if (inside && line.rfind("VmFlags:", 0) == 0)
-        return line;
-    }
-    return std::string();
-  };
-  for (bool verify : {true, false}) {
-    SCOPED_TRACE(verify ? "checked as it opens" : "not checked");
-    Table::OpenOptions open;
-    open.map_files = true;
-    open.verify_checksum = verify;
-    absl::StatusOr<std::unique_ptr<Table>> t = Table::Open(dir(), Meta(), open);
-    ASSERT_TRUE(t.ok()) << t.status();
-    absl::StatusOr<std::optional<PinnedValue>> v = (*t)->GetPinned(EncodeKey(1));
-    ASSERT_TRUE(v.ok() && v->has_value()) << v.status();
-    ASSERT_TRUE((*v)->in_place());
-    const std::string flags = flags_at((*v)->bytes().data() + big.size() / 2);
-    ASSERT_FALSE(flags.empty()) << "no mapping holds the value";
-    // Marked as the checksum reads it; not read, not marked.
-    EXPECT_EQ(flags.find(" hg") != std::string::npos, verify) << flags;
-  }
-}
-
 TEST_F(StoreTest, AnUncompressedTableIsReadInPlace) {
   std::string big(3 << 20, '\0');
   for (size_t i = 0; i < big.size(); ++i) big[i] = char(i * 7 % 251);
@@ -388,6 +344,44 @@ TEST_F(StoreTest, AnUncompressedTableIsReadInPlace) {
   ASSERT_TRUE(t.ok()) << t.status();
   absl::StatusOr<std::optional<PinnedValue>> v = (*t)->GetPinned(EncodeKey(1));
   EXPECT_EQ(v.status().code(), absl::StatusCode::kDataLoss) << v.status();
+}
+
+// A mapped table's large value is marked for large pages (MADV_HUGEPAGE:
+// "hg" among its mapping's flags) as the table's checksum first reads it,
+// so that the kernel reads a file not yet in memory into large pages.
+TEST_F(StoreTest, AMappedTablesLargeValuesAreMarkedForLargePages) {
+  if (!std::filesystem::exists("/sys/kernel/mm/transparent_hugepage"))
+    GTEST_SKIP() << "the kernel has no large pages";
+  const std::string big(3 << 20, '\x11');
+  {
+    Table::CreateOptions create;
+    create.uncompressed = true;
+    absl::StatusOr<std::unique_ptr<Table>> t = Table::Create(dir(), Meta(), create);
+    ASSERT_TRUE(t.ok()) << t.status();
+    ASSERT_TRUE((*t)->Put(EncodeKey(1), big).ok());
+    ASSERT_TRUE((*t)->Finish().ok());
+  }
+  Table::OpenOptions open;
+  open.map_files = true;
+  absl::StatusOr<std::unique_ptr<Table>> t = Table::Open(dir(), Meta(), open);
+  ASSERT_TRUE(t.ok()) << t.status();
+  absl::StatusOr<std::optional<PinnedValue>> v = (*t)->GetPinned(EncodeKey(1));
+  ASSERT_TRUE(v.ok() && v->has_value()) << v.status();
+  ASSERT_TRUE((*v)->in_place());
+  // The flags of the mapping (/proc/self/smaps) that holds the value's middle.
+  const uintptr_t at = reinterpret_cast<uintptr_t>((*v)->bytes().data() + big.size() / 2);
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line, flags;
+  bool inside = false;
+  while (flags.empty() && std::getline(smaps, line)) {
+    unsigned long lo = 0, hi = 0;
+    if (std::sscanf(line.c_str(), "%lx-%lx ", &lo, &hi) == 2)
+      inside = lo <= at && at < hi;
+    else if (inside && line.rfind("VmFlags:", 0) == 0)
+      flags = line + " ";
+  }
+  ASSERT_FALSE(flags.empty()) << "no mapping holds the value";
+  EXPECT_NE(flags.find(" hg "), std::string::npos) << flags;
 }
 
 TEST_F(StoreTest, MissingDirectoryIsRefused) {
