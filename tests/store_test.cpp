@@ -18,6 +18,23 @@
 namespace salta {
 namespace {
 
+// The flags (VmFlags in /proc/self/smaps) of the mapping that holds `at`;
+// empty where none does.
+std::string MappingFlags(const void* at) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(at);
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool inside = false;
+  while (std::getline(smaps, line)) {
+    unsigned long lo = 0, hi = 0;
+    if (std::sscanf(line.c_str(), "%lx-%lx ", &lo, &hi) == 2)
+      inside = lo <= a && a < hi;
+    else if (inside && line.rfind("VmFlags:", 0) == 0)
+      return line + " ";
+  }
+  return "";
+}
+
 class StoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -48,6 +65,17 @@ class StoreTest : public ::testing::Test {
       ASSERT_TRUE((*t)->Put(EncodeKey(k), std::string(k, 'x')).ok());
     ASSERT_TRUE((*t)->Finish().ok());
     EXPECT_EQ((*t)->checksum_kind(), Table::Checksum::kXxh3);
+  }
+
+  // A finished table stored uncompressed: key 1 `big`, and key 2 "small".
+  void WriteUncompressed(const std::string& big) {
+    Table::CreateOptions create;
+    create.uncompressed = true;
+    absl::StatusOr<std::unique_ptr<Table>> t = Table::Create(dir(), Meta(), create);
+    ASSERT_TRUE(t.ok()) << t.status();
+    ASSERT_TRUE((*t)->Put(EncodeKey(1), big).ok());
+    ASSERT_TRUE((*t)->Put(EncodeKey(2), "small").ok());
+    ASSERT_TRUE((*t)->Finish().ok());
   }
 
   std::filesystem::path dir_;
@@ -293,20 +321,13 @@ TEST_F(StoreTest, TablesWithTheStableChecksumStillOpen) {
 }
 
 // A table stored uncompressed and opened with map_files hands out its
-// values where they lie in the mapped file; damage in them is still found,
+// values where they lie in the mapped file, marked for large pages; damage
+// in them is still found,
 // by the table's checksum as it opens, else by RocksDB's as it reads.
 TEST_F(StoreTest, AnUncompressedTableIsReadInPlace) {
   std::string big(3 << 20, '\0');
   for (size_t i = 0; i < big.size(); ++i) big[i] = char(i * 7 % 251);
-  {
-    Table::CreateOptions create;
-    create.uncompressed = true;
-    absl::StatusOr<std::unique_ptr<Table>> t = Table::Create(dir(), Meta(), create);
-    ASSERT_TRUE(t.ok()) << t.status();
-    ASSERT_TRUE((*t)->Put(EncodeKey(1), big).ok());
-    ASSERT_TRUE((*t)->Put(EncodeKey(2), "small").ok());
-    ASSERT_TRUE((*t)->Finish().ok());
-  }
+  ASSERT_NO_FATAL_FAILURE(WriteUncompressed(big));
   EXPECT_GE(Table::DiskBytes(dir()), big.size()) << "stored as it is";
   for (bool map : {true, false}) {
     SCOPED_TRACE(map ? "mapped" : "read");
@@ -318,6 +339,12 @@ TEST_F(StoreTest, AnUncompressedTableIsReadInPlace) {
     ASSERT_TRUE(v.ok() && v->has_value()) << v.status();
     EXPECT_EQ((*v)->in_place(), map);
     EXPECT_TRUE((*v)->bytes() == big);
+    // Marked for large pages (MADV_HUGEPAGE: "hg") as the checksum read
+    // it, so that a file not yet in memory is read into large pages.
+    if (map && std::filesystem::exists("/sys/kernel/mm/transparent_hugepage")) {
+      const std::string flags = MappingFlags((*v)->bytes().data() + big.size() / 2);
+      EXPECT_NE(flags.find(" hg "), std::string::npos) << flags;
+    }
     v = (*t)->GetPinned(EncodeKey(3));
     ASSERT_TRUE(v.ok()) << v.status();
     EXPECT_FALSE(v->has_value());
@@ -344,44 +371,6 @@ TEST_F(StoreTest, AnUncompressedTableIsReadInPlace) {
   ASSERT_TRUE(t.ok()) << t.status();
   absl::StatusOr<std::optional<PinnedValue>> v = (*t)->GetPinned(EncodeKey(1));
   EXPECT_EQ(v.status().code(), absl::StatusCode::kDataLoss) << v.status();
-}
-
-// A mapped table's large value is marked for large pages (MADV_HUGEPAGE:
-// "hg" among its mapping's flags) as the table's checksum first reads it,
-// so that the kernel reads a file not yet in memory into large pages.
-TEST_F(StoreTest, AMappedTablesLargeValuesAreMarkedForLargePages) {
-  if (!std::filesystem::exists("/sys/kernel/mm/transparent_hugepage"))
-    GTEST_SKIP() << "the kernel has no large pages";
-  const std::string big(3 << 20, '\x11');
-  {
-    Table::CreateOptions create;
-    create.uncompressed = true;
-    absl::StatusOr<std::unique_ptr<Table>> t = Table::Create(dir(), Meta(), create);
-    ASSERT_TRUE(t.ok()) << t.status();
-    ASSERT_TRUE((*t)->Put(EncodeKey(1), big).ok());
-    ASSERT_TRUE((*t)->Finish().ok());
-  }
-  Table::OpenOptions open;
-  open.map_files = true;
-  absl::StatusOr<std::unique_ptr<Table>> t = Table::Open(dir(), Meta(), open);
-  ASSERT_TRUE(t.ok()) << t.status();
-  absl::StatusOr<std::optional<PinnedValue>> v = (*t)->GetPinned(EncodeKey(1));
-  ASSERT_TRUE(v.ok() && v->has_value()) << v.status();
-  ASSERT_TRUE((*v)->in_place());
-  // The flags of the mapping (/proc/self/smaps) that holds the value's middle.
-  const uintptr_t at = reinterpret_cast<uintptr_t>((*v)->bytes().data() + big.size() / 2);
-  std::ifstream smaps("/proc/self/smaps");
-  std::string line, flags;
-  bool inside = false;
-  while (flags.empty() && std::getline(smaps, line)) {
-    unsigned long lo = 0, hi = 0;
-    if (std::sscanf(line.c_str(), "%lx-%lx ", &lo, &hi) == 2)
-      inside = lo <= at && at < hi;
-    else if (inside && line.rfind("VmFlags:", 0) == 0)
-      flags = line + " ";
-  }
-  ASSERT_FALSE(flags.empty()) << "no mapping holds the value";
-  EXPECT_NE(flags.find(" hg "), std::string::npos) << flags;
 }
 
 TEST_F(StoreTest, MissingDirectoryIsRefused) {
