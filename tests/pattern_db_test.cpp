@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include <filesystem>
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <vector>
@@ -19,6 +20,18 @@
 namespace salta::finish_internal {
 namespace {
 
+// The targets of p's pieces of these ranks in target order (ByTarget),
+// in the order given: groups picked so that no other test of this process
+// builds them (the process's cache answers before any table).
+std::vector<int8_t> TargetsOfRanks(const Problem& p, std::initializer_list<int> ranks) {
+  std::vector<int> pieces(p.k);
+  for (int i = 0; i < p.k; ++i) pieces[i] = i;
+  const std::vector<int> order = ByTarget(p, pieces);
+  std::vector<int8_t> targets;
+  for (int r : ranks) targets.push_back(p.target[order[r]]);
+  return targets;
+}
+
 // Tables built ahead only (kAhead, as for five pieces on 10x10) are loaded
 // where whole, never built by a count; a damaged one is reported and left
 // for the next build ahead, where kStored rebuilds it.
@@ -27,16 +40,9 @@ TEST(PatternDb, TablesBuiltAheadAreNeverBuiltByACount) {
   ASSERT_TRUE(v.ok()) << v.status();
   const Problem p = MakeProblem(Position::Start(**v), Side::kWhite);
   ASSERT_EQ(p.k, 6);
-  // Groups of four that are no run by target, so that nothing else in this
-  // process has built them (the process's cache answers before any table).
-  std::vector<int> o = ByTarget(p, {0, 1, 2, 3, 4, 5});
-  auto targets_of = [&p](const std::vector<int>& pieces) {
-    std::vector<int8_t> t;
-    for (int i : pieces) t.push_back(p.target[i]);
-    return t;
-  };
-  const std::vector<int8_t> built_first = targets_of({o[0], o[1], o[2], o[4]});
-  const std::vector<int8_t> ahead = targets_of({o[0], o[2], o[3], o[5]});
+  // Groups of four that are no run by target.
+  const std::vector<int8_t> built_first = TargetsOfRanks(p, {0, 1, 2, 4});
+  const std::vector<int8_t> ahead = TargetsOfRanks(p, {0, 2, 3, 5});
   char path[] = "/tmp/salta_pattern_db_XXXXXX";
   ASSERT_NE(mkdtemp(path), nullptr);
   std::vector<std::string> notes;
@@ -82,10 +88,7 @@ TEST(PatternDb, BuildingAheadUpdatesAnOlderChecksum) {
   absl::StatusOr<const Variant*> v = MakeVariant("standard", {}, 6, 2);
   ASSERT_TRUE(v.ok()) << v.status();
   const Problem p = MakeProblem(Position::Start(**v), Side::kWhite);
-  // A group no other test of this process builds (the cache answers first).
-  std::vector<int> o = ByTarget(p, {0, 1, 2, 3, 4, 5});
-  std::vector<int8_t> targets;
-  for (int i : {o[1], o[3], o[5]}) targets.push_back(p.target[i]);
+  const std::vector<int8_t> targets = TargetsOfRanks(p, {1, 3, 5});
   char path[] = "/tmp/salta_pattern_db_XXXXXX";
   ASSERT_NE(mkdtemp(path), nullptr);
   std::vector<std::string> notes;
@@ -125,10 +128,7 @@ TEST(PatternDb, ATableOfAnotherFormatIsStoredAgain) {
   absl::StatusOr<const Variant*> v = MakeVariant("standard", {}, 6, 2);
   ASSERT_TRUE(v.ok()) << v.status();
   const Problem p = MakeProblem(Position::Start(**v), Side::kBlack);
-  // A group no other test of this process builds (the cache answers first).
-  std::vector<int> o = ByTarget(p, {0, 1, 2, 3, 4, 5});
-  std::vector<int8_t> targets;
-  for (int i : {o[0], o[2], o[4]}) targets.push_back(p.target[i]);
+  const std::vector<int8_t> targets = TargetsOfRanks(p, {0, 2, 4});
   ASSERT_EQ(LayoutFor(p.n, 3), TableLayout::kInPlace);
   char path[] = "/tmp/salta_pattern_db_XXXXXX";
   ASSERT_NE(mkdtemp(path), nullptr);

@@ -67,17 +67,6 @@ class StoreTest : public ::testing::Test {
     EXPECT_EQ((*t)->checksum_kind(), Table::Checksum::kXxh3);
   }
 
-  // A finished table stored uncompressed: key 1 `big`, and key 2 "small".
-  void WriteUncompressed(const std::string& big) {
-    Table::CreateOptions create;
-    create.uncompressed = true;
-    absl::StatusOr<std::unique_ptr<Table>> t = Table::Create(dir(), Meta(), create);
-    ASSERT_TRUE(t.ok()) << t.status();
-    ASSERT_TRUE((*t)->Put(EncodeKey(1), big).ok());
-    ASSERT_TRUE((*t)->Put(EncodeKey(2), "small").ok());
-    ASSERT_TRUE((*t)->Finish().ok());
-  }
-
   std::filesystem::path dir_;
 };
 
@@ -322,12 +311,20 @@ TEST_F(StoreTest, TablesWithTheStableChecksumStillOpen) {
 
 // A table stored uncompressed and opened with map_files hands out its
 // values where they lie in the mapped file, marked for large pages; damage
-// in them is still found,
-// by the table's checksum as it opens, else by RocksDB's as it reads.
+// in them is still found, by the table's checksum as it opens, else by
+// RocksDB's as it reads.
 TEST_F(StoreTest, AnUncompressedTableIsReadInPlace) {
   std::string big(3 << 20, '\0');
   for (size_t i = 0; i < big.size(); ++i) big[i] = char(i * 7 % 251);
-  ASSERT_NO_FATAL_FAILURE(WriteUncompressed(big));
+  {
+    Table::CreateOptions create;
+    create.uncompressed = true;
+    absl::StatusOr<std::unique_ptr<Table>> t = Table::Create(dir(), Meta(), create);
+    ASSERT_TRUE(t.ok()) << t.status();
+    ASSERT_TRUE((*t)->Put(EncodeKey(1), big).ok());
+    ASSERT_TRUE((*t)->Put(EncodeKey(2), "small").ok());
+    ASSERT_TRUE((*t)->Finish().ok());
+  }
   EXPECT_GE(Table::DiskBytes(dir()), big.size()) << "stored as it is";
   for (bool map : {true, false}) {
     SCOPED_TRACE(map ? "mapped" : "read");

@@ -10,12 +10,34 @@
 #define SALTA_ADDRESS_SANITIZER 1
 #endif
 #endif
-#if defined(__linux__) && !SALTA_ADDRESS_SANITIZER
-#define SALTA_HUGE_PAGES 1
+#if defined(__linux__)
 #include <sys/mman.h>
+#include <unistd.h>
+#if !SALTA_ADDRESS_SANITIZER
+#define SALTA_HUGE_PAGES 1
+#endif
 #endif
 
 namespace salta {
+
+namespace {
+
+constexpr uintptr_t kHugePage = uintptr_t(2) << 20;
+
+}  // namespace
+
+void AdviseHugePages(const void* data, size_t bytes) {
+#if defined(__linux__)
+  if (bytes < kHugePage) return;
+  const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(data) & ~(page - 1);
+  madvise(reinterpret_cast<void*>(begin), reinterpret_cast<uintptr_t>(data) + bytes - begin,
+          MADV_HUGEPAGE);
+#else
+  (void)data;
+  (void)bytes;
+#endif
+}
 
 bool HugePagesAdvised() {
 #if SALTA_HUGE_PAGES
@@ -27,8 +49,6 @@ bool HugePagesAdvised() {
 
 #if SALTA_HUGE_PAGES
 namespace {
-
-constexpr uintptr_t kHugePage = uintptr_t(2) << 20;
 
 uintptr_t RoundUp(uintptr_t bytes) {
   return (bytes + kHugePage - 1) & ~(kHugePage - 1);
@@ -50,7 +70,7 @@ void* AllocateHugePages(size_t bytes) {
   if (start + kHugePage > aligned)
     munmap(reinterpret_cast<void*>(aligned + size), start + kHugePage - aligned);
   // Advice: where the kernel declines it, small pages serve.
-  madvise(reinterpret_cast<void*>(aligned), size, MADV_HUGEPAGE);
+  AdviseHugePages(reinterpret_cast<void*>(aligned), size);
   return reinterpret_cast<void*>(aligned);
 }
 

@@ -27,6 +27,13 @@ void* AllocateHugePages(size_t bytes);
 // Frees what AllocateHugePages(bytes) gave.
 void FreeHugePages(void* data, size_t bytes);
 
+// Advises memory already mapped (a file's too) onto huge pages: the whole
+// pages of [data, data + bytes), where that is at least a huge page. Only
+// advice, which the kernel may decline; nothing but on Linux. For a file
+// not yet in memory, the kernel then reads it into huge pages and keeps
+// them for later processes.
+void AdviseHugePages(const void* data, size_t bytes);
+
 // For std::vector.
 template <class T>
 struct HugePageAllocator {

@@ -1,6 +1,5 @@
 #include "salta/store.h"
 
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "huge_page_allocator.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
@@ -30,22 +30,6 @@
 
 namespace salta {
 namespace {
-
-// Asks the kernel to read a large value of a mapped file, where it is not
-// yet in memory, into large pages, which it keeps for later processes.
-// Reading a page the first time in a process can cost more than the
-// reading itself, the less the larger the kernel's pages of the file:
-// twelve pattern tables read from disk, 16 to 18 ms the first time in a
-// process instead of 65 to 76 ms (docs/scoring-measurements.md). Only a
-// hint: where the kernel cannot, nothing changes.
-void AdviseLargePages(absl::string_view bytes) {
-  constexpr size_t kLarge = size_t(2) << 20;
-  if (bytes.size() < kLarge) return;
-  const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
-  const uintptr_t begin = uintptr_t(bytes.data()) & ~(page - 1);
-  madvise(reinterpret_cast<void*>(begin), uintptr_t(bytes.data()) + bytes.size() - begin,
-          MADV_HUGEPAGE);
-}
 
 // Keys: metadata and the completion record under "m/", data under "d/".
 constexpr absl::string_view kDataPrefix = "d/";
@@ -718,7 +702,12 @@ absl::Status Table::Scan(Checksum kind, uint64_t& count, uint64_t& checksum,
     absl::string_view key(it->key().data(), it->key().size());
     if (!absl::StartsWith(key, kDataPrefix)) break;
     const absl::string_view value(it->value().data(), it->value().size());
-    if (mapped_) AdviseLargePages(value);
+    // A mapped value goes onto huge pages as it is first read: reading a
+    // page the first time in a process can cost more than the reading, the
+    // less the larger the kernel's pages of the file (twelve pattern tables
+    // read from disk, 16 to 18 ms instead of 65 to 76 ms:
+    // docs/scoring-measurements.md).
+    if (mapped_) AdviseHugePages(value.data(), value.size());
     if (visit)
       if (absl::Status s = (*visit)(key.substr(kDataPrefix.size()), value); !s.ok()) return s;
     Mix(kind, checksum, key);
