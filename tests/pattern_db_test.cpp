@@ -153,6 +153,85 @@ TEST(PatternDb, ATableOfAnotherFormatIsStoredAgain) {
   std::filesystem::remove_all(path);
 }
 
+// The tables of a bound's partitions are stored together, one table (a
+// set), and loaded back as built; a set of other groups is of another
+// format; a damaged set is reported and rebuilt, where building ahead, or
+// left for the next build ahead.
+TEST(PatternDb, ThePartitionsTablesAreStoredTogether) {
+  absl::StatusOr<const Variant*> v = MakeVariant("standard", {}, 6, 2);
+  ASSERT_TRUE(v.ok()) << v.status();
+  const Problem p = MakeProblem(Position::Start(**v), Side::kWhite);
+  const std::vector<std::vector<int8_t>> groups = {
+      TargetsOfRanks(p, {0, 1, 2}), TargetsOfRanks(p, {3, 4, 5}), TargetsOfRanks(p, {0}),
+      TargetsOfRanks(p, {1, 2, 3}), TargetsOfRanks(p, {4, 5})};
+  std::vector<std::shared_ptr<const PatternDb>> built;
+  for (const std::vector<int8_t>& g : groups) built.push_back(BuildPatternDb(p, g));
+  char path[] = "/tmp/salta_pattern_db_XXXXXX";
+  ASSERT_NE(mkdtemp(path), nullptr);
+  const std::string dir = PatternSetDir(p, groups, path);
+  EXPECT_NE(dir.find("_groups_of_3_"), std::string::npos) << dir;
+  ASSERT_TRUE(SavePatternSet(p, built, dir, false).ok());
+  StoredFormat format = StoredFormat::kAnother;
+  absl::StatusOr<std::vector<std::shared_ptr<const PatternDb>>> loaded =
+      LoadPatternSet(p, groups, dir, format);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_EQ(format, StoredFormat::kCurrent);
+  ASSERT_EQ(loaded->size(), groups.size());
+  for (size_t g = 0; g < groups.size(); ++g) {
+    EXPECT_EQ((*loaded)[g]->targets, groups[g]);
+    EXPECT_EQ((*loaded)[g]->values, built[g]->values) << "group " << g;
+    EXPECT_EQ((*loaded)[g]->beyond_distances, built[g]->beyond_distances) << "group " << g;
+  }
+  // The same groups in another order: another set.
+  std::vector<std::vector<int8_t>> reordered = groups;
+  std::swap(reordered[0], reordered[1]);
+  EXPECT_TRUE(absl::IsDataLoss(LoadPatternSet(p, reordered, dir, format).status()));
+  EXPECT_EQ(format, StoredFormat::kAnother);
+
+  // Found through the set's table: groups no other test of this process
+  // builds, in a set of their own, where another set's table lies.
+  const std::vector<std::vector<int8_t>> others = {TargetsOfRanks(p, {0, 2, 4}),
+                                                   TargetsOfRanks(p, {1, 3, 5})};
+  const std::string other_dir = PatternSetDir(p, others, path);
+  ASSERT_NE(other_dir, dir);
+  std::filesystem::copy(dir, other_dir);
+  std::vector<std::string> notes;
+  const PatternSource source{path, [&notes](const std::string& m) { notes.push_back(m); }};
+  EXPECT_TRUE(absl::IsNotFound(FindPatternSet(p, others, source, Find::kAhead).status()));
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("another format (build the tables again ahead)"), std::string::npos)
+      << notes[0];
+  EXPECT_TRUE(LoadPatternSet(p, groups, other_dir, format).ok()) << "left as it was";
+  notes.clear();
+  absl::StatusOr<std::vector<std::shared_ptr<const PatternDb>>> found =
+      FindPatternSet(p, others, source, Find::kStored);
+  ASSERT_TRUE(found.ok()) << found.status();
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("another format, rebuilding it"), std::string::npos) << notes[0];
+  for (size_t g = 0; g < others.size(); ++g)
+    EXPECT_EQ((*found)[g]->values, BuildPatternDb(p, others[g])->values) << "group " << g;
+  EXPECT_TRUE(LoadPatternSet(p, others, other_dir, format).ok()) << "stored again";
+
+  // Damaged (a value changed behind the table's back): building ahead, which
+  // reads the table even where the process has its databases, rebuilds it.
+  absl::StatusOr<std::vector<std::shared_ptr<const PatternDb>>> in_memory =
+      FindPatternSet(p, groups, PatternSource{}, Find::kBuild);
+  ASSERT_TRUE(in_memory.ok()) << in_memory.status();
+  std::string value(built[1]->values.begin(), built[1]->values.end());
+  value[0] = char(value[0] + 1);
+  testing::PutRaw(dir, "d/" + EncodeKey(1), value);
+  EXPECT_TRUE(absl::IsDataLoss(LoadPatternSet(p, groups, dir, format).status()));
+  notes.clear();
+  ASSERT_TRUE(FindPatternSet(p, groups, source, Find::kSave).ok());
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_NE(notes[0].find("pattern table damaged, rebuilding it"), std::string::npos) << notes[0];
+  EXPECT_NE(notes[1].find("stored " + dir), std::string::npos) << notes[1];
+  loaded = LoadPatternSet(p, groups, dir, format);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_EQ((*loaded)[1]->values, built[1]->values);
+  std::filesystem::remove_all(path);
+}
+
 // A database's values are the counts of its group alone on the board,
 // here found by a plain breadth-first search over every placement of the
 // group, backwards along the forward moves of each piece.

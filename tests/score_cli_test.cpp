@@ -925,10 +925,9 @@ TEST(ScoreCli, LargePatternTablesAreReadOnlyByLongerCounts) {
   const ToolRun built = RunTool("--build-patterns" + board);
   ASSERT_EQ(built.status, 0) << built.out << built.err;
   std::vector<std::string> large;
-  for (const std::string& t : TableDirs(dir)) {
-    const std::string targets = t.substr(t.find("targets_") + 8);
-    if (std::count(targets.begin(), targets.end(), '_') == 3) large.push_back(t);  // four targets
-  }
+  for (const std::string& t : TableDirs(dir))
+    if (Has(t, "_groups_of_4_")) large.push_back(t);
+  ASSERT_EQ(large.size(), 1u) << "the four-piece tables stored together";
   ASSERT_GT(Damage(large), 0);
   const ToolRun start = RunTool("--side white --json" + board);
   EXPECT_EQ(start.status, 0) << start.out << start.err;
@@ -959,15 +958,25 @@ std::string SixBySixTables(const std::string& dir) {
   return " --board 6 --rows 2 --pattern-size 3 --pattern-dir '" + dir + "'";
 }
 
-// A count by the board builds its three-piece tables in memory and stores
-// none (opening a stored one takes longer than building it); the directory
-// is made at once all the same.
-TEST(ScoreCli, ThreePieceTablesAreBuiltNotStored) {
+// A count by the board stores the three-piece tables it starts on together,
+// as one table (opening it takes a tenth of building them), and the next
+// count reads them from there: damaged, they are reported and rebuilt.
+TEST(ScoreCli, ThreePieceTablesAreStoredTogether) {
   const std::string dir = TempDirectory() + "/tables";
-  const nlohmann::json start = RunJson("--position start --side white --pattern-dir '" + dir + "'");
+  const std::string flags = "--position start --side white --json --pattern-dir '" + dir + "'";
+  const nlohmann::json start = RunJson(flags);
   EXPECT_EQ(IntOr(start["white"], "moves"), 105) << start.dump();
-  EXPECT_TRUE(std::filesystem::is_directory(dir));
-  EXPECT_TRUE(TableDirs(dir).empty());
+  const std::vector<std::string> tables = TableDirs(dir);
+  ASSERT_EQ(tables.size(), 1u);
+  EXPECT_TRUE(Has(tables[0], "_groups_of_3_")) << tables[0];
+  ASSERT_GT(Damage(tables), 0);
+  const ToolRun again = RunTool(flags);
+  EXPECT_EQ(again.status, 0) << again.out << again.err;
+  EXPECT_TRUE(Has(again.err, "damaged, rebuilding it")) << again.err;
+  EXPECT_EQ(IntOr(ParseOneLine(again.out)["white"], "moves"), 105) << again.out;
+  const ToolRun whole = RunTool(flags);
+  EXPECT_FALSE(Has(whole.err, "damaged")) << whole.err;
+  EXPECT_EQ(TableDirs(dir), tables);
   std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
 }
 
@@ -1002,11 +1011,8 @@ TEST(ScoreCli, PatternSizeFiveIsBuiltAheadOnly) {
   const ToolRun built = RunTool("--build-patterns" + small);
   ASSERT_EQ(built.status, 0) << built.out << built.err;
   int fives = 0;
-  for (const std::string& t : TableDirs(dir)) {
-    const std::string targets = t.substr(t.find("targets_") + 8);
-    if (std::count(targets.begin(), targets.end(), '_') == 4) ++fives;
-  }
-  EXPECT_GT(fives, 0) << built.out;
+  for (const std::string& t : TableDirs(dir)) fives += Has(t, "_groups_of_5_");
+  EXPECT_EQ(fives, 1) << built.out;
   EXPECT_TRUE(Has(built.err, "stored")) << built.err;
   const nlohmann::json five = RunJson("--side white" + small);
   const nlohmann::json none = RunJson("--side white --board 6 --rows 2 --pattern-size 0");

@@ -3,6 +3,7 @@
 // pattern databases its bound starts from.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -20,6 +21,12 @@ namespace salta::finish_internal {
 
 // The group size of the pattern databases: the option, or by the board.
 int GroupSize(const Problem& p, const FinishOptions& options, const Policy& policy);
+// The group size a count starts on: by the board, small tables (built or
+// opened in a few milliseconds) stand in for the large ones until a count
+// needs them; a size chosen by the option from the start.
+inline int StartGroupSize(int size, bool by_board) {
+  return by_board ? std::min(size, kSmallGroupSize) : size;
+}
 
 // The partitions of groups of `size` the bound is the maximum over, with
 // their databases; none where databases do not apply, or where `find`

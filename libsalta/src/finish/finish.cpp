@@ -107,7 +107,13 @@ absl::Status PreparePatternDatabases(const Position& pos, Side side, const Finis
   const Problem p = MakeProblem(pos, side);
   if (p.k == 0) return absl::OkStatus();
   const Policy policy;
-  return BoundPartitions(p, GroupSize(p, options, policy), options, policy, Find::kSave).status();
+  // The tables a count starts on, then the large ones.
+  const int size = GroupSize(p, options, policy);
+  const int start = StartGroupSize(size, options.pattern_group_size < 0);
+  if (start < size)
+    if (absl::Status s = BoundPartitions(p, start, options, policy, Find::kSave).status(); !s.ok())
+      return s;
+  return BoundPartitions(p, size, options, policy, Find::kSave).status();
 }
 
 namespace {

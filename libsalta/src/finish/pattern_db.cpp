@@ -136,6 +136,20 @@ PatternDb::PatternDb(std::vector<int8_t> group_targets, PlacementIndex stored_in
       index(stored_index),
       weight(SparseWeights(index.num_squares(), int(targets.size()))) {}
 
+void FindBeyondDistances(const Problem& p, PatternDb& pdb) {
+  if (pdb.targets.size() != 2) return;
+  pdb.beyond_distances = false;
+  for (Square a = 0; a < p.n; ++a)
+    for (Square b = 0; b < p.n; ++b) {
+      const int da = p.dist[a][pdb.targets[0]], db = p.dist[b][pdb.targets[1]];
+      if (a != b && da != Problem::kNoWay && db != Problem::kNoWay &&
+          pdb.values[a * pdb.weight[0] + b * pdb.weight[1]] != da + db) {
+        pdb.beyond_distances = true;
+        return;
+      }
+    }
+}
+
 std::shared_ptr<const PatternDb> BuildPatternDb(const Problem& p,
                                                 const std::vector<int8_t>& targets) {
   const int k = int(targets.size()), n = p.n, last = k - 1;
@@ -228,57 +242,157 @@ std::shared_ptr<const PatternDb> BuildPatternDb(const Problem& p,
   // The search's distances are the table: they are by sparse index.
   auto pdb = std::make_shared<PatternDb>(targets, *PlacementIndex::Make(n, k));
   pdb->Own(std::move(dist));
-  if (k == 2) {
-    pdb->beyond_distances = false;
-    for (Square a = 0; a < n && !pdb->beyond_distances; ++a)
-      for (Square b = 0; b < n; ++b) {
-        const int da = p.dist[a][targets[0]], db = p.dist[b][targets[1]];
-        if (a != b && da != Problem::kNoWay && db != Problem::kNoWay &&
-            pdb->values[a * pdb->weight[0] + b * pdb->weight[1]] != da + db) {
-          pdb->beyond_distances = true;
-          break;
-        }
-      }
-  }
+  FindBeyondDistances(p, *pdb);
   return pdb;
 }
 
 // ---------------------------------------------------------------------------
-// Storage: one RocksDB table per database (TableLayout). In place: its
-// values by sparse index as one uncompressed value, mapped and read in
-// place (version 3); chunked: by the perfect index in compressed chunks of
-// 1 MiB (version 2). (Version 1: every table by sparse index, in chunks.)
+// Storage. The databases of up to 64 MB by sparse index
+// (TableLayout::kInPlace) that a bound's partitions use are stored
+// together, one table for all (a set: ResolvePartitions), each database one
+// uncompressed value read in place. Larger ones (built ahead) are stored
+// one table each (PatternTableDir), in place or by the perfect index in
+// compressed chunks of 1 MiB (TableLayout).
 
 namespace {
 
 constexpr size_t kChunk = size_t(1) << 20;
+constexpr char kTableKind[] = "finish-pdb";
+constexpr char kSetKind[] = "finish-pdb-set";
 
-// What a table stored in place holds: the table, open, and its value.
+// What a table read in place holds: the table, open, and its values.
 struct InPlaceTable {
   std::unique_ptr<Table> table;
-  PinnedValue value;  // (released before the table)
+  std::vector<PinnedValue> values;  // (released before the table)
 };
 
 std::string StepsName(const Problem& p) {
   return p.num_step_dirs == 4 ? "any" : "forward";
 }
 
-std::string CacheKey(const Problem& p, const std::vector<int8_t>& targets) {
-  std::string key =
-      absl::StrCat(p.g->size(), "x", p.g->size(), " steps=", StepsName(p), " targets=");
+std::string TargetNames(const Problem& p, const std::vector<int8_t>& targets, char separator) {
+  std::string names;
   for (size_t j = 0; j < targets.size(); ++j)
-    absl::StrAppend(&key, j ? "," : "", SquareName(*p.g, targets[j]));
-  return key;
+    absl::StrAppend(&names, j ? std::string(1, separator) : "", SquareName(*p.g, targets[j]));
+  return names;
 }
 
-TableMeta MetaOf(const Problem& p, const std::vector<int8_t>& targets, TableLayout layout) {
+std::string VariantKey(const Problem& p) {
+  return absl::StrCat(p.g->size(), "x", p.g->size(), " steps=", StepsName(p));
+}
+
+std::string CacheKey(const Problem& p, const std::vector<int8_t>& targets) {
+  return absl::StrCat(VariantKey(p), " targets=", TargetNames(p, targets, ','));
+}
+
+TableMeta MetaOf(const Problem& p, absl::string_view kind, int version,
+                 const std::string& parameters) {
   TableMeta meta;
-  meta.kind = "finish-pdb";
-  meta.version = layout == TableLayout::kInPlace ? 3 : 2;
+  meta.kind = std::string(kind);
+  meta.version = version;
   meta.geometry = absl::StrCat(p.g->size(), "x", p.g->size());
   meta.rules = absl::StrCat("steps=", StepsName(p));
-  meta.parameters = CacheKey(p, targets);
+  meta.parameters = parameters;
   return meta;
+}
+
+TableMeta TableMetaOf(const Problem& p, const std::vector<int8_t>& targets, TableLayout layout) {
+  return MetaOf(p, kTableKind, layout == TableLayout::kInPlace ? 3 : 2, CacheKey(p, targets));
+}
+
+// A set's parameters name every group, in order: a set of other groups is
+// of another format.
+TableMeta SetMetaOf(const Problem& p, const std::vector<std::vector<int8_t>>& groups) {
+  std::string parameters = absl::StrCat(VariantKey(p), " groups=");
+  for (size_t g = 0; g < groups.size(); ++g)
+    absl::StrAppend(&parameters, g ? " " : "", TargetNames(p, groups[g], ','));
+  return MetaOf(p, kSetKind, 1, parameters);
+}
+
+// Why a pattern table did not open, for the caller: NotFound as it came;
+// DataLoss where the table is ours to rebuild (damaged, incomplete, or of
+// another layout or version: `format`); an error where the directory holds
+// another kind of table, or could not be read.
+absl::Status NotOpened(const std::string& dir, const TableMeta& want, const absl::Status& s,
+                       StoredFormat& format) {
+  if (absl::IsNotFound(s)) return s;
+  if (!absl::IsFailedPrecondition(s) && !absl::IsDataLoss(s)) return s;
+  absl::StatusOr<TableMeta> meta = Table::ReadMeta(dir);
+  if (meta.ok() && meta->kind != kTableKind && meta->kind != kSetKind)
+    return absl::FailedPreconditionError(
+        absl::StrCat(dir, " holds a \"", meta->kind,
+                     "\" table, not a pattern table: choose another pattern directory"));
+  // (A set named as this one but of other groups: partitions another
+  // release chose.)
+  if (meta.ok() && (meta->kind != want.kind || meta->version != want.version ||
+                    (want.kind == kSetKind && meta->parameters != want.parameters)))
+    format = StoredFormat::kAnother;
+  return absl::DataLossError(s.message());
+}
+
+// Writes a table at `dir` by `write`, under a name of its own, then renamed
+// into place: other processes only ever see complete tables, and two
+// processes storing the same table at once do not meet. `replace`: the
+// table now there (damaged, or outdated) is replaced.
+absl::Status StoreTable(const std::string& dir, const TableMeta& meta, bool uncompressed,
+                        bool replace, const std::function<absl::Status(Table&)>& write) {
+  static std::atomic<uint64_t> serial{0};
+  const std::string scratch = absl::StrCat(dir, ".new-", getpid(), "-", serial++);
+  {
+    Table::CreateOptions create;
+    create.replace = true;
+    create.uncompressed = uncompressed;
+    absl::StatusOr<std::unique_ptr<Table>> table = Table::Create(scratch, meta, create);
+    if (!table.ok()) return table.status();
+    if (absl::Status s = write(**table); !s.ok()) return s;
+    if (absl::Status s = (*table)->Finish(); !s.ok()) return s;
+  }  // closed
+  std::error_code ec;
+  if (replace) std::filesystem::remove_all(dir, ec);
+  std::filesystem::rename(scratch, dir, ec);
+  if (ec) {
+    std::error_code ignored;
+    std::filesystem::remove_all(scratch, ignored);
+    // Another process stored it first: theirs is as good.
+    if (std::filesystem::is_directory(dir, ignored)) return absl::OkStatus();
+    return absl::InternalError(
+        absl::StrCat("cannot rename ", scratch, " to ", dir, ": ", ec.message()));
+  }
+  return absl::OkStatus();
+}
+
+// Opens a table of values read in place (checked once, as it opens).
+absl::StatusOr<std::unique_ptr<Table>> OpenInPlace(const std::string& dir, const TableMeta& want,
+                                                   StoredFormat& format) {
+  Table::OpenOptions options;
+  options.verify_checksum = true;
+  options.map_files = true;
+  absl::StatusOr<std::unique_ptr<Table>> table = Table::Open(dir, want, options);
+  if (!table.ok()) return NotOpened(dir, want, table.status(), format);
+  if ((*table)->checksum_kind() != Table::kChecksumNow) format = StoredFormat::kOlderChecksum;
+  return table;
+}
+
+// The value at `key` of a table read in place, of `size` bytes.
+absl::StatusOr<PinnedValue> ValueInPlace(const Table& table, const std::string& dir, uint64_t key,
+                                         uint64_t size) {
+  absl::StatusOr<std::optional<PinnedValue>> value = table.GetPinned(EncodeKey(key));
+  if (!value.ok()) return value.status();  // (damage: DataLoss, rebuilt by the caller)
+  if (!value->has_value() || (*value)->bytes().size() != size)
+    return absl::DataLossError(absl::StrCat("pattern table ", dir, " has malformed values"));
+  return std::move(**value);
+}
+
+// A database of `targets` whose values lie in `value`, kept by `held`.
+std::shared_ptr<const PatternDb> InPlaceDb(const Problem& p, const std::vector<int8_t>& targets,
+                                           const PinnedValue& value,
+                                           std::shared_ptr<const void> held) {
+  auto pdb = std::make_shared<PatternDb>(targets, *PlacementIndex::Make(p.n, int(targets.size())));
+  const absl::string_view bytes = value.bytes();
+  pdb->Borrow(absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()),
+              std::move(held));
+  FindBeyondDistances(p, *pdb);
+  return pdb;
 }
 
 }  // namespace
@@ -287,48 +401,30 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> LoadPatternTable(
     const Problem& p, const std::vector<int8_t>& targets, const std::string& dir,
     TableLayout layout, StoredFormat& format) {
   format = StoredFormat::kCurrent;
-  const TableMeta want = MetaOf(p, targets, layout);
-  const bool in_place = layout == TableLayout::kInPlace;
-  Table::OpenOptions options;
-  // Checked once: a table stored in place as it opens (its value is then
-  // read where it lies), a chunked one while it is read (ForEachVerified).
-  options.verify_checksum = in_place;
-  options.map_files = in_place;
-  absl::StatusOr<std::unique_ptr<Table>> table = Table::Open(dir, want, options);
-  if (!table.ok()) {
-    const absl::Status& s = table.status();
-    if (absl::IsNotFound(s)) return s;
-    if (absl::IsFailedPrecondition(s) || absl::IsDataLoss(s)) {
-      // Only a table of this kind is ours to replace.
-      absl::StatusOr<TableMeta> meta = Table::ReadMeta(dir);
-      if (meta.ok() && meta->kind != want.kind)
-        return absl::FailedPreconditionError(
-            absl::StrCat(dir, " holds a \"", meta->kind,
-                         "\" table, not a pattern table: choose another pattern directory"));
-      if (meta.ok() && meta->version != want.version) format = StoredFormat::kAnother;
-      return absl::DataLossError(s.message());
-    }
-    return s;
+  const TableMeta want = TableMetaOf(p, targets, layout);
+  const uint64_t sparse = SparseSize(p.n, int(targets.size()));
+  if (layout == TableLayout::kInPlace) {
+    absl::StatusOr<std::unique_ptr<Table>> table = OpenInPlace(dir, want, format);
+    if (!table.ok()) return table.status();
+    if ((*table)->count() != 1)
+      return absl::DataLossError(
+          absl::StrCat("pattern table ", dir, " has ", (*table)->count(), " entries, expected 1"));
+    absl::StatusOr<PinnedValue> value = ValueInPlace(**table, dir, 0, sparse);
+    if (!value.ok()) return value.status();
+    auto held = std::make_shared<InPlaceTable>();
+    held->table = std::move(*table);
+    held->values.push_back(std::move(*value));
+    return InPlaceDb(p, targets, held->values.front(), held);
   }
+  // Checked while it is read (ForEachVerified).
+  Table::OpenOptions options;
+  options.verify_checksum = false;
+  absl::StatusOr<std::unique_ptr<Table>> table = Table::Open(dir, want, options);
+  if (!table.ok()) return NotOpened(dir, want, table.status(), format);
   if ((*table)->checksum_kind() != Table::kChecksumNow) format = StoredFormat::kOlderChecksum;
   absl::StatusOr<PlacementIndex> index = PlacementIndex::Make(p.n, int(targets.size()));
   if (!index.ok()) return index.status();
   auto pdb = std::make_shared<PatternDb>(targets, *index);
-  const uint64_t sparse = SparseSize(p.n, int(targets.size()));
-  if (in_place) {
-    if ((*table)->count() != 1)
-      return absl::DataLossError(
-          absl::StrCat("pattern table ", dir, " has ", (*table)->count(), " entries, expected 1"));
-    absl::StatusOr<std::optional<PinnedValue>> value = (*table)->GetPinned(EncodeKey(0));
-    if (!value.ok()) return value.status();  // (damage: DataLoss, rebuilt by the caller)
-    if (!value->has_value() || (*value)->bytes().size() != sparse)
-      return absl::DataLossError(absl::StrCat("pattern table ", dir, " has malformed values"));
-    const absl::string_view bytes = (*value)->bytes();
-    auto held = std::make_shared<InPlaceTable>(InPlaceTable{std::move(*table), std::move(**value)});
-    pdb->Borrow(absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()),
-                std::move(held));
-    return std::shared_ptr<const PatternDb>(std::move(pdb));
-  }
   const uint64_t size = index->size();
   const uint64_t chunks = (size + kChunk - 1) / kChunk;
   // Every chunk once: as many as there are, each of its own key.
@@ -351,54 +447,69 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> LoadPatternTable(
     CopyRun(values.data() + sparse_at, stored.data() + dense_at, len);
   });
   pdb->Own(std::move(values));
+  FindBeyondDistances(p, *pdb);
   return std::shared_ptr<const PatternDb>(std::move(pdb));
 }
 
-// (Under a name of its own, then renamed into place: other processes only
-// ever see complete tables, and two processes storing the same table at
-// once do not meet.)
 absl::Status SavePatternTable(const Problem& p, const PatternDb& pdb, const std::string& dir,
                               TableLayout layout, bool replace) {
-  static std::atomic<uint64_t> serial{0};
-  const std::string scratch = absl::StrCat(dir, ".new-", getpid(), "-", serial++);
-  {
-    const bool in_place = layout == TableLayout::kInPlace;
-    Table::CreateOptions create;
-    create.replace = true;
-    create.uncompressed = in_place;
-    absl::StatusOr<std::unique_ptr<Table>> table =
-        Table::Create(scratch, MetaOf(p, pdb.targets, layout), create);
-    if (!table.ok()) return table.status();
+  const bool in_place = layout == TableLayout::kInPlace;
+  return StoreTable(dir, TableMetaOf(p, pdb.targets, layout), in_place, replace, [&](Table& table) {
     if (in_place) {
       const absl::string_view bytes(reinterpret_cast<const char*>(pdb.values.data()),
                                     pdb.values.size());
-      if (absl::Status s = (*table)->Put(EncodeKey(0), bytes); !s.ok()) return s;
-    } else {
-      std::vector<uint8_t> stored(pdb.index.size());
-      ForEachRun(pdb, [&](uint64_t sparse_at, uint64_t dense_at, size_t len) {
-        CopyRun(stored.data() + dense_at, pdb.values.data() + sparse_at, len);
-      });
-      const uint64_t size = stored.size();
-      for (uint64_t chunk = 0; chunk * kChunk < size; ++chunk) {
-        const uint64_t len = std::min<uint64_t>(kChunk, size - chunk * kChunk);
-        absl::string_view bytes(reinterpret_cast<const char*>(stored.data()) + chunk * kChunk, len);
-        if (absl::Status s = (*table)->Put(EncodeKey(chunk), bytes); !s.ok()) return s;
-      }
+      return table.Put(EncodeKey(0), bytes);
     }
-    if (absl::Status s = (*table)->Finish(); !s.ok()) return s;
-  }  // closed
-  std::error_code ec;
-  if (replace) std::filesystem::remove_all(dir, ec);
-  std::filesystem::rename(scratch, dir, ec);
-  if (ec) {
-    std::error_code ignored;
-    std::filesystem::remove_all(scratch, ignored);
-    // Another process stored it first: theirs is as good.
-    if (std::filesystem::is_directory(dir, ignored)) return absl::OkStatus();
-    return absl::InternalError(
-        absl::StrCat("cannot rename ", scratch, " to ", dir, ": ", ec.message()));
+    std::vector<uint8_t> stored(pdb.index.size());
+    ForEachRun(pdb, [&](uint64_t sparse_at, uint64_t dense_at, size_t len) {
+      CopyRun(stored.data() + dense_at, pdb.values.data() + sparse_at, len);
+    });
+    const uint64_t size = stored.size();
+    for (uint64_t chunk = 0; chunk * kChunk < size; ++chunk) {
+      const uint64_t len = std::min<uint64_t>(kChunk, size - chunk * kChunk);
+      absl::string_view bytes(reinterpret_cast<const char*>(stored.data()) + chunk * kChunk, len);
+      if (absl::Status s = table.Put(EncodeKey(chunk), bytes); !s.ok()) return s;
+    }
+    return absl::OkStatus();
+  });
+}
+
+absl::StatusOr<std::vector<std::shared_ptr<const PatternDb>>> LoadPatternSet(
+    const Problem& p, const std::vector<std::vector<int8_t>>& groups, const std::string& dir,
+    StoredFormat& format) {
+  format = StoredFormat::kCurrent;
+  absl::StatusOr<std::unique_ptr<Table>> table = OpenInPlace(dir, SetMetaOf(p, groups), format);
+  if (!table.ok()) return table.status();
+  if ((*table)->count() != groups.size())
+    return absl::DataLossError(absl::StrCat("pattern table ", dir, " has ", (*table)->count(),
+                                            " entries, expected ", groups.size()));
+  auto held = std::make_shared<InPlaceTable>();
+  for (size_t g = 0; g < groups.size(); ++g) {
+    absl::StatusOr<PinnedValue> value =
+        ValueInPlace(**table, dir, g, SparseSize(p.n, int(groups[g].size())));
+    if (!value.ok()) return value.status();
+    held->values.push_back(std::move(*value));
   }
-  return absl::OkStatus();
+  held->table = std::move(*table);
+  std::vector<std::shared_ptr<const PatternDb>> dbs;
+  for (size_t g = 0; g < groups.size(); ++g)
+    dbs.push_back(InPlaceDb(p, groups[g], held->values[g], held));
+  return dbs;
+}
+
+absl::Status SavePatternSet(const Problem& p,
+                            const std::vector<std::shared_ptr<const PatternDb>>& dbs,
+                            const std::string& dir, bool replace) {
+  std::vector<std::vector<int8_t>> groups;
+  for (const auto& db : dbs) groups.push_back(db->targets);
+  return StoreTable(dir, SetMetaOf(p, groups), /*uncompressed=*/true, replace, [&](Table& table) {
+    for (size_t g = 0; g < dbs.size(); ++g) {
+      const absl::string_view bytes(reinterpret_cast<const char*>(dbs[g]->values.data()),
+                                    dbs[g]->values.size());
+      if (absl::Status s = table.Put(EncodeKey(g), bytes); !s.ok()) return s;
+    }
+    return absl::OkStatus();
+  });
 }
 
 PatternCache& PatternCache::Process() {
@@ -436,12 +547,32 @@ std::shared_ptr<const PatternDb> PatternCache::Insert(const std::string& key,
   return kept;
 }
 
-std::string PatternTableDir(const Problem& p, const std::vector<int8_t>& targets,
-                            const std::string& dir) {
-  std::string name = CacheKey(p, targets);
+namespace {
+
+std::string DirName(std::string name) {
   for (char& c : name)
     if (c == ' ' || c == '=' || c == ',') c = '_';
-  return absl::StrCat(dir, "/", name);
+  return name;
+}
+
+}  // namespace
+
+std::string PatternTableDir(const Problem& p, const std::vector<int8_t>& targets,
+                            const std::string& dir) {
+  return absl::StrCat(dir, "/", DirName(CacheKey(p, targets)));
+}
+
+std::string PatternSetDir(const Problem& p, const std::vector<std::vector<int8_t>>& groups,
+                          const std::string& dir) {
+  size_t largest = 0;
+  std::vector<int8_t> targets;
+  for (const std::vector<int8_t>& group : groups) {
+    largest = std::max(largest, group.size());
+    for (int8_t t : group)
+      if (std::find(targets.begin(), targets.end(), t) == targets.end()) targets.push_back(t);
+  }
+  return absl::StrCat(dir, "/", p.g->size(), "x", p.g->size(), "_steps_", StepsName(p),
+                      "_groups_of_", largest, "_targets_", TargetNames(p, targets, '_'));
 }
 
 absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
@@ -492,6 +623,97 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
   // Building ahead takes minutes where the tables are large: say what is done.
   if (find == Find::kSave && source.report) source.report(absl::StrCat("stored ", dir));
   return PatternCache::Process().Insert(key, std::move(built));
+}
+
+namespace {
+
+// The pool that builds or loads `tables` tables at once where building ahead
+// (seconds to minutes each): one a core, but no more builds at once than
+// the memory free now holds (a build holds twice the table it leaves: a
+// five on 10x10, 0.57 GB); else none: one after another.
+std::unique_ptr<ThreadPool> PoolFor(const Problem& p, size_t tables, size_t largest, Find find,
+                                    const PatternSource& source) {
+  if ((find != Find::kSave && find != Find::kAhead) || tables <= 1) return nullptr;
+  const int cores = std::min<int>(ThreadPool::Cores(), int(tables));
+  int threads = cores;
+  if (find == Find::kSave) {
+    const uint64_t per_table = BuildBytes(p.n, int(largest)), available = AvailableMemory();
+    threads = BuildThreads(cores, tables, available, per_table);
+    if (threads < cores && source.report)
+      source.report(absl::StrCat("building ", threads, " table", threads > 1 ? "s" : "",
+                                 " at a time, not ", cores, ": each holds up to ",
+                                 (per_table >> 20) + 1, " MB while it is built and ",
+                                 available >> 20, " MB are free"));
+  }
+  if (threads <= 1) return nullptr;
+  absl::StatusOr<std::unique_ptr<ThreadPool>> made = ThreadPool::Make(threads);
+  return made.ok() ? std::move(*made) : nullptr;  // (else one thread)
+}
+
+// Builds the databases of `groups` at the indices `missing` into `dbs`.
+void BuildMissing(const Problem& p, const std::vector<std::vector<int8_t>>& groups,
+                  const std::vector<size_t>& missing, size_t largest, Find find,
+                  const PatternSource& source, std::vector<std::shared_ptr<const PatternDb>>& dbs) {
+  auto build = [&](uint64_t lo, uint64_t hi, int) {
+    for (uint64_t i = lo; i < hi; ++i) dbs[missing[i]] = BuildPatternDb(p, groups[missing[i]]);
+  };
+  if (std::unique_ptr<ThreadPool> pool = PoolFor(p, missing.size(), largest, find, source))
+    pool->Run(0, missing.size(), 1, build);
+  else
+    build(0, missing.size(), 0);
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<std::shared_ptr<const PatternDb>>> FindPatternSet(
+    const Problem& p, const std::vector<std::vector<int8_t>>& groups, const PatternSource& source,
+    Find find) {
+  std::vector<std::shared_ptr<const PatternDb>> dbs(groups.size());
+  std::vector<size_t> missing;
+  size_t largest = 0;
+  for (size_t g = 0; g < groups.size(); ++g) {
+    dbs[g] = PatternCache::Process().Lookup(CacheKey(p, groups[g]));
+    if (!dbs[g]) missing.push_back(g);
+    largest = std::max(largest, groups[g].size());
+  }
+  if (missing.empty() && (find != Find::kSave || source.dir.empty())) return dbs;
+  if (find == Find::kCached) return absl::NotFoundError("not in the cache");
+  auto keep = [&](std::vector<std::shared_ptr<const PatternDb>> found) {
+    for (size_t g = 0; g < groups.size(); ++g)
+      dbs[g] = PatternCache::Process().Insert(CacheKey(p, groups[g]), std::move(found[g]));
+    return dbs;
+  };
+  if (!source.dir.empty()) {
+    const std::string dir = PatternSetDir(p, groups, source.dir);
+    StoredFormat format = StoredFormat::kCurrent;
+    absl::StatusOr<std::vector<std::shared_ptr<const PatternDb>>> loaded =
+        LoadPatternSet(p, groups, dir, format);
+    if (loaded.ok()) return keep(*std::move(loaded));
+    const absl::Status& s = loaded.status();
+    if (!absl::IsNotFound(s) && !absl::IsDataLoss(s)) return s;
+    if (find == Find::kStored && absl::IsNotFound(s)) return s;
+    const bool damaged = absl::IsDataLoss(s);
+    const char* what = format == StoredFormat::kAnother ? "pattern table of another format"
+                                                        : "pattern table damaged";
+    if (find == Find::kAhead) {
+      if (damaged && source.report)
+        source.report(absl::StrCat(what, " (build the tables again ahead): ", s.message()));
+      return absl::NotFoundError("no whole table");
+    }
+    if (damaged && source.report)
+      source.report(absl::StrCat(what, ", rebuilding it: ", s.message()));
+    BuildMissing(p, groups, missing, largest, find, source, dbs);
+    if (absl::Status saved = SavePatternSet(p, dbs, dir, damaged); !saved.ok())
+      return absl::Status(saved.code(),
+                          absl::StrCat("cannot store pattern table: ", saved.message()));
+    // Building ahead takes minutes where the tables are large: say what is done.
+    if (find == Find::kSave && source.report) source.report(absl::StrCat("stored ", dir));
+    return keep(dbs);
+  }
+  if (find == Find::kStored || find == Find::kAhead)
+    return absl::NotFoundError("no pattern directory");
+  BuildMissing(p, groups, missing, largest, find, source, dbs);
+  return keep(dbs);
 }
 
 std::vector<const PatternDb*> DatabasesOf(const std::vector<Partition>& partitions) {
@@ -551,57 +773,44 @@ absl::StatusOr<std::vector<Partition>> ResolvePartitions(
     const PatternSource& source, Find find) {
   // The distinct groups (partitions share some), found in order.
   std::map<std::vector<int>, size_t> slot;
-  std::vector<std::vector<int>> groups;
+  std::vector<std::vector<int8_t>> groups;
+  size_t largest = 0;
   for (const std::vector<std::vector<int>>& partition : layout)
     for (const std::vector<int>& pieces : partition)
-      if (slot.emplace(pieces, groups.size()).second) groups.push_back(pieces);
+      if (slot.emplace(pieces, groups.size()).second) {
+        std::vector<int8_t> targets;
+        for (int i : pieces) targets.push_back(p.target[i]);
+        groups.push_back(std::move(targets));
+        largest = std::max(largest, pieces.size());
+      }
   std::vector<absl::StatusOr<std::shared_ptr<const PatternDb>>> found(
       groups.size(), absl::NotFoundError("not looked for"));
-  // The user is told one line at a time, whatever thread finds a table.
-  std::mutex told;
-  PatternSource one_at_a_time{source.dir, nullptr};
-  if (source.report)
-    one_at_a_time.report = [&](const std::string& message) {
-      std::lock_guard<std::mutex> lock(told);
-      source.report(message);
-    };
-  auto find_range = [&](uint64_t lo, uint64_t hi, int) {
-    for (uint64_t g = lo; g < hi; ++g) {
-      std::vector<int8_t> targets;
-      for (int i : groups[g]) targets.push_back(p.target[i]);
-      found[g] = FindPatternDb(p, targets, one_at_a_time, find);
-    }
-  };
-  // Building ahead, or loading tables built ahead (seconds to minutes
-  // each), takes every core, but no more builds at once than the memory
-  // free now holds (a build holds twice the table it leaves: a five on
-  // 10x10, 0.57 GB); else one group after another, up to the first
-  // missing.
-  std::unique_ptr<ThreadPool> pool;
-  if ((find == Find::kSave || find == Find::kAhead) && groups.size() > 1) {
-    const int cores = std::min<int>(ThreadPool::Cores(), int(groups.size()));
-    int threads = cores;
-    if (find == Find::kSave) {
-      size_t largest = 0;
-      for (const std::vector<int>& group : groups) largest = std::max(largest, group.size());
-      const uint64_t per_table = BuildBytes(p.n, int(largest)), available = AvailableMemory();
-      threads = BuildThreads(cores, groups.size(), available, per_table);
-      if (threads < cores && source.report)
-        source.report(absl::StrCat("building ", threads, " table", threads > 1 ? "s" : "",
-                                   " at a time, not ", cores, ": each holds up to ",
-                                   (per_table >> 20) + 1, " MB while it is built and ",
-                                   available >> 20, " MB are free"));
-    }
-    if (threads > 1) {
-      absl::StatusOr<std::unique_ptr<ThreadPool>> made = ThreadPool::Make(threads);
-      if (made.ok()) pool = std::move(*made);  // else one thread
-    }
-  }
-  if (pool) {
-    pool->Run(0, groups.size(), 1, find_range);
+  if (LayoutFor(p.n, int(largest)) == TableLayout::kInPlace) {
+    // Stored together: one table to open and check.
+    absl::StatusOr<std::vector<std::shared_ptr<const PatternDb>>> set =
+        FindPatternSet(p, groups, source, find);
+    if (!set.ok() && !absl::IsNotFound(set.status())) return set.status();
+    for (size_t g = 0; set.ok() && g < groups.size(); ++g) found[g] = (*set)[g];
   } else {
-    for (size_t g = 0; g < groups.size() && (g == 0 || found[g - 1].ok()); ++g)
-      find_range(g, g + 1, 0);
+    // The user is told one line at a time, whatever thread finds a table.
+    std::mutex told;
+    PatternSource one_at_a_time{source.dir, nullptr};
+    if (source.report)
+      one_at_a_time.report = [&](const std::string& message) {
+        std::lock_guard<std::mutex> lock(told);
+        source.report(message);
+      };
+    auto find_range = [&](uint64_t lo, uint64_t hi, int) {
+      for (uint64_t g = lo; g < hi; ++g)
+        found[g] = FindPatternDb(p, groups[g], one_at_a_time, find);
+    };
+    if (std::unique_ptr<ThreadPool> pool = PoolFor(p, groups.size(), largest, find, source)) {
+      pool->Run(0, groups.size(), 1, find_range);
+    } else {
+      // One group after another, up to the first missing.
+      for (size_t g = 0; g < groups.size() && (g == 0 || found[g - 1].ok()); ++g)
+        find_range(g, g + 1, 0);
+    }
   }
   std::vector<Partition> partitions;
   for (const std::vector<std::vector<int>>& partition : layout) {
