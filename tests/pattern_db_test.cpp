@@ -168,7 +168,7 @@ TEST(PatternDb, ThePartitionsTablesAreStoredTogether) {
   for (const std::vector<int8_t>& g : groups) built.push_back(BuildPatternDb(p, g));
   char path[] = "/tmp/salta_pattern_db_XXXXXX";
   ASSERT_NE(mkdtemp(path), nullptr);
-  const std::string dir = PatternSetDir(p, groups, path);
+  const std::string dir = PatternSetDir(p, "groups_of_3", groups, path);
   EXPECT_NE(dir.find("_groups_of_3_"), std::string::npos) << dir;
   ASSERT_TRUE(SavePatternSet(p, built, dir, false).ok());
   StoredFormat format = StoredFormat::kAnother;
@@ -192,19 +192,20 @@ TEST(PatternDb, ThePartitionsTablesAreStoredTogether) {
   // builds, in a set of their own, where another set's table lies.
   const std::vector<std::vector<int8_t>> others = {TargetsOfRanks(p, {0, 2, 4}),
                                                    TargetsOfRanks(p, {1, 3, 5})};
-  const std::string other_dir = PatternSetDir(p, others, path);
+  const std::string other_dir = PatternSetDir(p, "groups_of_3", others, path);
   ASSERT_NE(other_dir, dir);
   std::filesystem::copy(dir, other_dir);
   std::vector<std::string> notes;
   const PatternSource source{path, [&notes](const std::string& m) { notes.push_back(m); }};
-  EXPECT_TRUE(absl::IsNotFound(FindPatternSet(p, others, source, Find::kAhead).status()));
+  EXPECT_TRUE(
+      absl::IsNotFound(FindPatternSet(p, "groups_of_3", others, source, Find::kAhead).status()));
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_NE(notes[0].find("another format (build the tables again ahead)"), std::string::npos)
       << notes[0];
   EXPECT_TRUE(LoadPatternSet(p, groups, other_dir, format).ok()) << "left as it was";
   notes.clear();
   absl::StatusOr<std::vector<std::shared_ptr<const PatternDb>>> found =
-      FindPatternSet(p, others, source, Find::kStored);
+      FindPatternSet(p, "groups_of_3", others, source, Find::kStored);
   ASSERT_TRUE(found.ok()) << found.status();
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_NE(notes[0].find("another format, rebuilding it"), std::string::npos) << notes[0];
@@ -215,14 +216,14 @@ TEST(PatternDb, ThePartitionsTablesAreStoredTogether) {
   // Damaged (a value changed behind the table's back): building ahead, which
   // reads the table even where the process has its databases, rebuilds it.
   absl::StatusOr<std::vector<std::shared_ptr<const PatternDb>>> in_memory =
-      FindPatternSet(p, groups, PatternSource{}, Find::kBuild);
+      FindPatternSet(p, "groups_of_3", groups, PatternSource{}, Find::kBuild);
   ASSERT_TRUE(in_memory.ok()) << in_memory.status();
   std::string value(built[1]->values.begin(), built[1]->values.end());
   value[0] = char(value[0] + 1);
   testing::PutRaw(dir, "d/" + EncodeKey(1), value);
   EXPECT_TRUE(absl::IsDataLoss(LoadPatternSet(p, groups, dir, format).status()));
   notes.clear();
-  ASSERT_TRUE(FindPatternSet(p, groups, source, Find::kSave).ok());
+  ASSERT_TRUE(FindPatternSet(p, "groups_of_3", groups, source, Find::kSave).ok());
   ASSERT_EQ(notes.size(), 2u);
   EXPECT_NE(notes[0].find("pattern table damaged, rebuilding it"), std::string::npos) << notes[0];
   EXPECT_NE(notes[1].find("stored " + dir), std::string::npos) << notes[1];

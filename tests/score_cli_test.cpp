@@ -958,17 +958,19 @@ std::string SixBySixTables(const std::string& dir) {
   return " --board 6 --rows 2 --pattern-size 3 --pattern-dir '" + dir + "'";
 }
 
-// A count by the board stores the three-piece tables it starts on together,
-// as one table (opening it takes a tenth of building them), and the next
-// count reads them from there: damaged, they are reported and rebuilt.
-TEST(ScoreCli, ThreePieceTablesAreStoredTogether) {
+// A count by the board stores the tables it starts on (its pairs', and the
+// three-piece ones) together, a table each (opening them takes a fifth of
+// building them), and the next count reads them from there: damaged, they
+// are reported and rebuilt.
+TEST(ScoreCli, TablesACountStartsOnAreStoredTogether) {
   const std::string dir = TempDirectory() + "/tables";
   const std::string flags = "--position start --side white --json --pattern-dir '" + dir + "'";
   const nlohmann::json start = RunJson(flags);
   EXPECT_EQ(IntOr(start["white"], "moves"), 105) << start.dump();
   const std::vector<std::string> tables = TableDirs(dir);
-  ASSERT_EQ(tables.size(), 1u);
+  ASSERT_EQ(tables.size(), 2u);
   EXPECT_TRUE(Has(tables[0], "_groups_of_3_")) << tables[0];
+  EXPECT_TRUE(Has(tables[1], "_pairs_")) << tables[1];
   ASSERT_GT(Damage(tables), 0);
   const ToolRun again = RunTool(flags);
   EXPECT_EQ(again.status, 0) << again.out << again.err;

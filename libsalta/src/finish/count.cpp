@@ -129,7 +129,8 @@ absl::StatusOr<bool> Count::Start() {
   // Where pieces jump, no group alone is a relaxation: the ranks are.
   if (options_.techniques.rank_bound) h_.SetRanks(MakeRankBound(p_));
   if (options_.techniques.pair_bound && !p_.jumps && p_.k >= 2) {
-    absl::StatusOr<std::shared_ptr<const PairTables>> pairs = MakePairTables(p_);
+    absl::StatusOr<std::shared_ptr<const PairTables>> pairs =
+        MakePairTables(p_, PatternSource{options_.pattern_dir, options_.report});
     if (!pairs.ok()) return pairs.status();
     h_.SetPairs(*std::move(pairs));
   }

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "finish/count.h"
+#include "finish/pair_bound.h"
 #include "finish/pattern_db.h"
 #include "finish/policy.h"
 #include "finish/problem.h"
@@ -107,7 +108,14 @@ absl::Status PreparePatternDatabases(const Position& pos, Side side, const Finis
   const Problem p = MakeProblem(pos, side);
   if (p.k == 0) return absl::OkStatus();
   const Policy policy;
-  // The tables a count starts on, then the large ones.
+  // The tables a count starts on (its pairs' and the small ones), then the
+  // large ones.
+  if (!p.jumps && p.k >= 2)
+    if (absl::Status s =
+            MakePairTables(p, PatternSource{options.pattern_dir, options.report}, Find::kSave)
+                .status();
+        !s.ok())
+      return s;
   const int size = GroupSize(p, options, policy);
   const int start = StartGroupSize(size, options.pattern_group_size < 0);
   if (start < size)

@@ -2,27 +2,34 @@
 
 namespace salta::finish_internal {
 
-absl::StatusOr<std::shared_ptr<const PairTables>> MakePairTables(const Problem& p) {
+absl::StatusOr<std::shared_ptr<const PairTables>> MakePairTables(const Problem& p,
+                                                                 const PatternSource& source,
+                                                                 Find find) {
   auto t = std::make_shared<PairTables>();
   t->k = p.k;
   t->dist = DistancesByPiece(p);
+  // (Each pair in the order of the pieces' targets, as every database's group.)
+  std::vector<std::vector<int>> pairs;
+  std::vector<std::vector<int8_t>> groups;
   for (int i = 0; i < p.k; ++i)
     for (int j = i + 1; j < p.k; ++j) {
-      // (In the order of the pieces' targets, as every database's group.)
-      const std::vector<int> pieces = ByTarget(p, {i, j});
-      absl::StatusOr<std::shared_ptr<const PatternDb>> db =
-          FindPatternDb(p, {p.target[pieces[0]], p.target[pieces[1]]}, PatternSource{});
-      if (!db.ok()) return db.status();
-      const uint32_t wi = (*db)->weight[pieces[0] == i ? 0 : 1];
-      const uint32_t wj = (*db)->weight[pieces[0] == i ? 1 : 0];
-      t->pair[i][j] = {(*db)->values.data(), wi, wj};
-      t->pair[j][i] = {(*db)->values.data(), wj, wi};
-      if ((*db)->beyond_distances) {
-        t->conflicts[i] |= 1u << j;
-        t->conflicts[j] |= 1u << i;
-      }
-      t->dbs.push_back(*std::move(db));
+      pairs.push_back(ByTarget(p, {i, j}));
+      groups.push_back({p.target[pairs.back()[0]], p.target[pairs.back()[1]]});
     }
+  absl::StatusOr<std::vector<std::shared_ptr<const PatternDb>>> dbs =
+      FindPatternSet(p, "pairs", groups, source, find);
+  if (!dbs.ok()) return dbs.status();
+  for (size_t g = 0; g < pairs.size(); ++g) {
+    const int i = pairs[g][0], j = pairs[g][1];
+    const PatternDb& db = *(*dbs)[g];
+    t->pair[i][j] = {db.values.data(), db.weight[0], db.weight[1]};
+    t->pair[j][i] = {db.values.data(), db.weight[1], db.weight[0]};
+    if (db.beyond_distances) {
+      t->conflicts[i] |= 1u << j;
+      t->conflicts[j] |= 1u << i;
+    }
+  }
+  t->dbs = *std::move(dbs);
   return t;
 }
 

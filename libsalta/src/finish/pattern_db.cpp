@@ -562,17 +562,14 @@ std::string PatternTableDir(const Problem& p, const std::vector<int8_t>& targets
   return absl::StrCat(dir, "/", DirName(CacheKey(p, targets)));
 }
 
-std::string PatternSetDir(const Problem& p, const std::vector<std::vector<int8_t>>& groups,
-                          const std::string& dir) {
-  size_t largest = 0;
+std::string PatternSetDir(const Problem& p, absl::string_view name,
+                          const std::vector<std::vector<int8_t>>& groups, const std::string& dir) {
   std::vector<int8_t> targets;
-  for (const std::vector<int8_t>& group : groups) {
-    largest = std::max(largest, group.size());
+  for (const std::vector<int8_t>& group : groups)
     for (int8_t t : group)
       if (std::find(targets.begin(), targets.end(), t) == targets.end()) targets.push_back(t);
-  }
-  return absl::StrCat(dir, "/", p.g->size(), "x", p.g->size(), "_steps_", StepsName(p),
-                      "_groups_of_", largest, "_targets_", TargetNames(p, targets, '_'));
+  return absl::StrCat(dir, "/", p.g->size(), "x", p.g->size(), "_steps_", StepsName(p), "_", name,
+                      "_targets_", TargetNames(p, targets, '_'));
 }
 
 absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
@@ -666,8 +663,8 @@ void BuildMissing(const Problem& p, const std::vector<std::vector<int8_t>>& grou
 }  // namespace
 
 absl::StatusOr<std::vector<std::shared_ptr<const PatternDb>>> FindPatternSet(
-    const Problem& p, const std::vector<std::vector<int8_t>>& groups, const PatternSource& source,
-    Find find) {
+    const Problem& p, absl::string_view name, const std::vector<std::vector<int8_t>>& groups,
+    const PatternSource& source, Find find) {
   std::vector<std::shared_ptr<const PatternDb>> dbs(groups.size());
   std::vector<size_t> missing;
   size_t largest = 0;
@@ -684,7 +681,7 @@ absl::StatusOr<std::vector<std::shared_ptr<const PatternDb>>> FindPatternSet(
     return dbs;
   };
   if (!source.dir.empty()) {
-    const std::string dir = PatternSetDir(p, groups, source.dir);
+    const std::string dir = PatternSetDir(p, name, groups, source.dir);
     StoredFormat format = StoredFormat::kCurrent;
     absl::StatusOr<std::vector<std::shared_ptr<const PatternDb>>> loaded =
         LoadPatternSet(p, groups, dir, format);
@@ -788,7 +785,7 @@ absl::StatusOr<std::vector<Partition>> ResolvePartitions(
   if (LayoutFor(p.n, int(largest)) == TableLayout::kInPlace) {
     // Stored together: one table to open and check.
     absl::StatusOr<std::vector<std::shared_ptr<const PatternDb>>> set =
-        FindPatternSet(p, groups, source, find);
+        FindPatternSet(p, absl::StrCat("groups_of_", largest), groups, source, find);
     if (!set.ok() && !absl::IsNotFound(set.status())) return set.status();
     for (size_t g = 0; set.ok() && g < groups.size(); ++g) found[g] = (*set)[g];
   } else {

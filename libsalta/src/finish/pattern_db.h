@@ -197,17 +197,18 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
                                                                const PatternSource& source,
                                                                Find find = Find::kBuild);
 // The databases of `groups` as FindPatternDb finds one, stored together (a
-// set): all from the cache, else the set's table, else built (those the
-// cache lacks) and stored as one; NotFound where `find` stops short.
+// set, `name`d for what it holds, as "groups_of_4" or "pairs"): all from
+// the cache, else the set's table, else built (those the cache lacks) and
+// stored as one; NotFound where `find` stops short.
 absl::StatusOr<std::vector<std::shared_ptr<const PatternDb>>> FindPatternSet(
-    const Problem& p, const std::vector<std::vector<int8_t>>& groups, const PatternSource& source,
-    Find find);
-// The directory a database's table has under `dir`, and a set's (named by
-// its largest group and its targets).
+    const Problem& p, absl::string_view name, const std::vector<std::vector<int8_t>>& groups,
+    const PatternSource& source, Find find);
+// The directory a database's table has under `dir`, and a set's (by its
+// name and its targets).
 std::string PatternTableDir(const Problem& p, const std::vector<int8_t>& targets,
                             const std::string& dir);
-std::string PatternSetDir(const Problem& p, const std::vector<std::vector<int8_t>>& groups,
-                          const std::string& dir);
+std::string PatternSetDir(const Problem& p, absl::string_view name,
+                          const std::vector<std::vector<int8_t>>& groups, const std::string& dir);
 
 // A partition of the pieces into groups, each with its database (or, for
 // groups of one piece, its relaxed distances).
