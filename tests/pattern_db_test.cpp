@@ -158,18 +158,19 @@ TEST(PatternDb, ATableOfAnotherFormatIsStoredAgain) {
 // format; a damaged set is reported and rebuilt, where building ahead, or
 // left for the next build ahead.
 TEST(PatternDb, ThePartitionsTablesAreStoredTogether) {
-  absl::StatusOr<const Variant*> v = MakeVariant("standard", {}, 6, 2);
+  absl::StatusOr<const Variant*> v = MakeVariant("standard", {}, 8, 2);
   ASSERT_TRUE(v.ok()) << v.status();
   const Problem p = MakeProblem(Position::Start(**v), Side::kWhite);
+  // (Groups of four: a set of small ones is built, never stored.)
   const std::vector<std::vector<int8_t>> groups = {
-      TargetsOfRanks(p, {0, 1, 2}), TargetsOfRanks(p, {3, 4, 5}), TargetsOfRanks(p, {0}),
-      TargetsOfRanks(p, {1, 2, 3}), TargetsOfRanks(p, {4, 5})};
+      TargetsOfRanks(p, {0, 1, 2, 3}), TargetsOfRanks(p, {4, 5, 6, 7}), TargetsOfRanks(p, {0}),
+      TargetsOfRanks(p, {1, 2, 3, 4}), TargetsOfRanks(p, {5, 6})};
   std::vector<std::shared_ptr<const PatternDb>> built;
   for (const std::vector<int8_t>& g : groups) built.push_back(BuildPatternDb(p, g));
   char path[] = "/tmp/salta_pattern_db_XXXXXX";
   ASSERT_NE(mkdtemp(path), nullptr);
-  const std::string dir = PatternSetDir(p, "groups_of_3", groups, path);
-  EXPECT_NE(dir.find("_groups_of_3_"), std::string::npos) << dir;
+  const std::string dir = PatternSetDir(p, "groups_of_4", groups, path);
+  EXPECT_NE(dir.find("_groups_of_4_"), std::string::npos) << dir;
   ASSERT_TRUE(SavePatternSet(p, built, dir, false).ok());
   StoredFormat format = StoredFormat::kAnother;
   absl::StatusOr<std::vector<std::shared_ptr<const PatternDb>>> loaded =
@@ -190,22 +191,22 @@ TEST(PatternDb, ThePartitionsTablesAreStoredTogether) {
 
   // Found through the set's table: groups no other test of this process
   // builds, in a set of their own, where another set's table lies.
-  const std::vector<std::vector<int8_t>> others = {TargetsOfRanks(p, {0, 2, 4}),
-                                                   TargetsOfRanks(p, {1, 3, 5})};
-  const std::string other_dir = PatternSetDir(p, "groups_of_3", others, path);
+  const std::vector<std::vector<int8_t>> others = {TargetsOfRanks(p, {0, 2, 4, 6}),
+                                                   TargetsOfRanks(p, {1, 3, 5, 7})};
+  const std::string other_dir = PatternSetDir(p, "groups_of_4", others, path);
   ASSERT_NE(other_dir, dir);
   std::filesystem::copy(dir, other_dir);
   std::vector<std::string> notes;
   const PatternSource source{path, [&notes](const std::string& m) { notes.push_back(m); }};
   EXPECT_TRUE(
-      absl::IsNotFound(FindPatternSet(p, "groups_of_3", others, source, Find::kAhead).status()));
+      absl::IsNotFound(FindPatternSet(p, "groups_of_4", others, source, Find::kAhead).status()));
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_NE(notes[0].find("another format (build the tables again ahead)"), std::string::npos)
       << notes[0];
   EXPECT_TRUE(LoadPatternSet(p, groups, other_dir, format).ok()) << "left as it was";
   notes.clear();
   absl::StatusOr<std::vector<std::shared_ptr<const PatternDb>>> found =
-      FindPatternSet(p, "groups_of_3", others, source, Find::kStored);
+      FindPatternSet(p, "groups_of_4", others, source, Find::kStored);
   ASSERT_TRUE(found.ok()) << found.status();
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_NE(notes[0].find("another format, rebuilding it"), std::string::npos) << notes[0];
@@ -216,20 +217,31 @@ TEST(PatternDb, ThePartitionsTablesAreStoredTogether) {
   // Damaged (a value changed behind the table's back): building ahead, which
   // reads the table even where the process has its databases, rebuilds it.
   absl::StatusOr<std::vector<std::shared_ptr<const PatternDb>>> in_memory =
-      FindPatternSet(p, "groups_of_3", groups, PatternSource{}, Find::kBuild);
+      FindPatternSet(p, "groups_of_4", groups, PatternSource{}, Find::kBuild);
   ASSERT_TRUE(in_memory.ok()) << in_memory.status();
   std::string value(built[1]->values.begin(), built[1]->values.end());
   value[0] = char(value[0] + 1);
   testing::PutRaw(dir, "d/" + EncodeKey(1), value);
   EXPECT_TRUE(absl::IsDataLoss(LoadPatternSet(p, groups, dir, format).status()));
   notes.clear();
-  ASSERT_TRUE(FindPatternSet(p, "groups_of_3", groups, source, Find::kSave).ok());
+  ASSERT_TRUE(FindPatternSet(p, "groups_of_4", groups, source, Find::kSave).ok());
   ASSERT_EQ(notes.size(), 2u);
   EXPECT_NE(notes[0].find("pattern table damaged, rebuilding it"), std::string::npos) << notes[0];
   EXPECT_NE(notes[1].find("stored " + dir), std::string::npos) << notes[1];
   loaded = LoadPatternSet(p, groups, dir, format);
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   EXPECT_EQ((*loaded)[1]->values, built[1]->values);
+
+  // A set built faster than a table opens (three of three on 8x8, 0.1 M
+  // placements) is built, even where only a stored one was asked for.
+  const std::vector<std::vector<int8_t>> small = {
+      TargetsOfRanks(p, {0, 1, 5}), TargetsOfRanks(p, {2, 3, 4}), TargetsOfRanks(p, {1, 4, 5})};
+  notes.clear();
+  found = FindPatternSet(p, "groups_of_3", small, source, Find::kStored);
+  ASSERT_TRUE(found.ok()) << found.status();
+  EXPECT_EQ((*found)[2]->values, BuildPatternDb(p, small[2])->values);
+  EXPECT_FALSE(std::filesystem::exists(PatternSetDir(p, "groups_of_3", small, path)));
+  EXPECT_TRUE(notes.empty());
   std::filesystem::remove_all(path);
 }
 

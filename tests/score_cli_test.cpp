@@ -955,7 +955,7 @@ TEST(ScoreCli, LargePatternTablesAreReadOnlyByLongerCounts) {
 // tables as it starts (by the board, it starts on three-piece tables built
 // in memory, and opens the stored ones only where it needs them).
 std::string SixBySixTables(const std::string& dir) {
-  return " --board 6 --rows 2 --pattern-size 3 --pattern-dir '" + dir + "'";
+  return " --board 6 --rows 2 --pattern-size 4 --pattern-dir '" + dir + "'";
 }
 
 // A count by the board stores the tables it starts on (its pairs', and the

@@ -199,7 +199,8 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
 // The databases of `groups` as FindPatternDb finds one, stored together (a
 // set, `name`d for what it holds, as "groups_of_4" or "pairs"): all from
 // the cache, else the set's table, else built (those the cache lacks) and
-// stored as one; NotFound where `find` stops short.
+// stored as one; NotFound where `find` stops short. A set built faster
+// than a table opens (small boards) is never stored.
 absl::StatusOr<std::vector<std::shared_ptr<const PatternDb>>> FindPatternSet(
     const Problem& p, absl::string_view name, const std::vector<std::vector<int8_t>>& groups,
     const PatternSource& source, Find find);
