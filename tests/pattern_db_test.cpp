@@ -24,9 +24,7 @@ namespace {
 // in the order given: groups picked so that no other test of this process
 // builds them (the process's cache answers before any table).
 std::vector<int8_t> TargetsOfRanks(const Problem& p, std::initializer_list<int> ranks) {
-  std::vector<int> pieces(p.k);
-  for (int i = 0; i < p.k; ++i) pieces[i] = i;
-  const std::vector<int> order = ByTarget(p, pieces);
+  const std::vector<int> order = PiecesByTarget(p);
   std::vector<int8_t> targets;
   for (int r : ranks) targets.push_back(p.target[order[r]]);
   return targets;

@@ -960,13 +960,14 @@ std::string SixBySixTables(const std::string& dir) {
 
 // A count by the board stores the tables it starts on (its pairs', and the
 // three-piece ones) together, a table each (opening them takes a fifth of
-// building them), and the next count reads them from there: damaged, they
-// are reported and rebuilt.
+// building them), the same for both sides, and the next count reads them
+// from there: damaged, they are reported and rebuilt.
 TEST(ScoreCli, TablesACountStartsOnAreStoredTogether) {
   const std::string dir = TempDirectory() + "/tables";
-  const std::string flags = "--position start --side white --json --pattern-dir '" + dir + "'";
+  const std::string flags = "--position start --json --pattern-dir '" + dir + "'";
   const nlohmann::json start = RunJson(flags);
   EXPECT_EQ(IntOr(start["white"], "moves"), 105) << start.dump();
+  EXPECT_EQ(IntOr(start["black"], "moves"), 105) << start.dump();
   const std::vector<std::string> tables = TableDirs(dir);
   ASSERT_EQ(tables.size(), 2u);
   EXPECT_TRUE(Has(tables[0], "_groups_of_3_")) << tables[0];

@@ -8,13 +8,15 @@ absl::StatusOr<std::shared_ptr<const PairTables>> MakePairTables(const Problem& 
   auto t = std::make_shared<PairTables>();
   t->k = p.k;
   t->dist = DistancesByPiece(p);
-  // (Each pair in the order of the pieces' targets, as every database's group.)
+  // The pairs by target, each in the order of its targets (as every
+  // database's group): one set for the targets, whatever the pieces' order.
+  const std::vector<int> order = PiecesByTarget(p);
   std::vector<std::vector<int>> pairs;
   std::vector<std::vector<int8_t>> groups;
-  for (int i = 0; i < p.k; ++i)
-    for (int j = i + 1; j < p.k; ++j) {
-      pairs.push_back(ByTarget(p, {i, j}));
-      groups.push_back({p.target[pairs.back()[0]], p.target[pairs.back()[1]]});
+  for (int a = 0; a < p.k; ++a)
+    for (int b = a + 1; b < p.k; ++b) {
+      pairs.push_back({order[a], order[b]});
+      groups.push_back({p.target[order[a]], p.target[order[b]]});
     }
   absl::StatusOr<std::vector<std::shared_ptr<const PatternDb>>> dbs =
       FindPatternSet(p, "pairs", groups, source, find);

@@ -270,10 +270,11 @@ std::string StepsName(const Problem& p) {
   return p.num_step_dirs == 4 ? "any" : "forward";
 }
 
-std::string TargetNames(const Problem& p, const std::vector<int8_t>& targets, char separator) {
+// "a9,b8,b10": the targets' squares, in order.
+std::string TargetNames(const Problem& p, const std::vector<int8_t>& targets) {
   std::string names;
   for (size_t j = 0; j < targets.size(); ++j)
-    absl::StrAppend(&names, j ? std::string(1, separator) : "", SquareName(*p.g, targets[j]));
+    absl::StrAppend(&names, j ? "," : "", SquareName(*p.g, targets[j]));
   return names;
 }
 
@@ -282,7 +283,7 @@ std::string VariantKey(const Problem& p) {
 }
 
 std::string CacheKey(const Problem& p, const std::vector<int8_t>& targets) {
-  return absl::StrCat(VariantKey(p), " targets=", TargetNames(p, targets, ','));
+  return absl::StrCat(VariantKey(p), " targets=", TargetNames(p, targets));
 }
 
 TableMeta MetaOf(const Problem& p, absl::string_view kind, int version,
@@ -305,7 +306,7 @@ TableMeta TableMetaOf(const Problem& p, const std::vector<int8_t>& targets, Tabl
 TableMeta SetMetaOf(const Problem& p, const std::vector<std::vector<int8_t>>& groups) {
   std::string parameters = absl::StrCat(VariantKey(p), " groups=");
   for (size_t g = 0; g < groups.size(); ++g)
-    absl::StrAppend(&parameters, g ? " " : "", TargetNames(p, groups[g], ','));
+    absl::StrAppend(&parameters, g ? " " : "", TargetNames(p, groups[g]));
   return MetaOf(p, kSetKind, 1, parameters);
 }
 
@@ -568,8 +569,9 @@ std::string PatternSetDir(const Problem& p, absl::string_view name,
   for (const std::vector<int8_t>& group : groups)
     for (int8_t t : group)
       if (std::find(targets.begin(), targets.end(), t) == targets.end()) targets.push_back(t);
-  return absl::StrCat(dir, "/", p.g->size(), "x", p.g->size(), "_steps_", StepsName(p), "_", name,
-                      "_targets_", TargetNames(p, targets, '_'));
+  return absl::StrCat(
+      dir, "/",
+      DirName(absl::StrCat(VariantKey(p), " ", name, " targets=", TargetNames(p, targets))));
 }
 
 absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
@@ -743,11 +745,15 @@ std::vector<int> ByTarget(const Problem& p, std::vector<int> pieces) {
   return pieces;
 }
 
+std::vector<int> PiecesByTarget(const Problem& p) {
+  std::vector<int> pieces(p.k);
+  for (int i = 0; i < p.k; ++i) pieces[i] = i;
+  return ByTarget(p, std::move(pieces));
+}
+
 std::vector<std::vector<std::vector<int>>> PartitionsByTarget(const Problem& p, int size,
                                                               const std::vector<int>& offsets) {
-  std::vector<int> order(p.k);
-  for (int i = 0; i < p.k; ++i) order[i] = i;
-  order = ByTarget(p, std::move(order));
+  const std::vector<int> order = PiecesByTarget(p);
   std::vector<std::vector<std::vector<int>>> layouts;
   for (int offset : offsets) {
     if (offset >= p.k && offset != 0) continue;

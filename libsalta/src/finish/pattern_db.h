@@ -257,6 +257,8 @@ struct GroupCost {
 // The pieces sorted by target (file, then rank): the order of the pieces in
 // the databases' groups, and so in their tables' keys.
 std::vector<int> ByTarget(const Problem& p, std::vector<int> pieces);
+// All of p's pieces so.
+std::vector<int> PiecesByTarget(const Problem& p);
 
 // Partitions by where pieces go: the pieces sorted by target (file, then
 // rank) and cut into runs of `size`, the first run `offset` long (one
