@@ -50,8 +50,7 @@ absl::StatusOr<std::vector<Partition>> BoundPartitions(const Problem& p, int siz
   if (p.jumps || size < 2) return std::vector<Partition>();
   std::vector<int> offsets;
   for (int o = 0; o < std::min(size, policy.partitions); ++o) offsets.push_back(o);
-  PatternSource source{options.pattern_dir, options.report};
-  return ResolvePartitions(p, PartitionsByTarget(p, size, offsets), source, find);
+  return ResolvePartitions(p, PartitionsByTarget(p, size, offsets), PatternSourceOf(options), find);
 }
 
 Count::Count(const Problem& p, const FinishOptions& options, const Policy& policy,
@@ -130,7 +129,7 @@ absl::StatusOr<bool> Count::Start() {
   if (options_.techniques.rank_bound) h_.SetRanks(MakeRankBound(p_));
   if (options_.techniques.pair_bound && !p_.jumps && p_.k >= 2) {
     absl::StatusOr<std::shared_ptr<const PairTables>> pairs =
-        MakePairTables(p_, PatternSource{options_.pattern_dir, options_.report});
+        MakePairTables(p_, PatternSourceOf(options_));
     if (!pairs.ok()) return pairs.status();
     h_.SetPairs(*std::move(pairs));
   }

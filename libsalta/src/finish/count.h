@@ -19,6 +19,11 @@
 
 namespace salta::finish_internal {
 
+// Where a count's pattern tables are kept, and who is told of them.
+inline PatternSource PatternSourceOf(const FinishOptions& options) {
+  return PatternSource{options.pattern_dir, options.report};
+}
+
 // The group size of the pattern databases: the option, or by the board.
 int GroupSize(const Problem& p, const FinishOptions& options, const Policy& policy);
 // The group size a count starts on: by the board, small tables (built or

@@ -111,10 +111,7 @@ absl::Status PreparePatternDatabases(const Position& pos, Side side, const Finis
   // The tables a count starts on (its pairs' and the small ones), then the
   // large ones.
   if (!p.jumps && p.k >= 2)
-    if (absl::Status s =
-            MakePairTables(p, PatternSource{options.pattern_dir, options.report}, Find::kSave)
-                .status();
-        !s.ok())
+    if (absl::Status s = MakePairTables(p, PatternSourceOf(options), Find::kSave).status(); !s.ok())
       return s;
   const int size = GroupSize(p, options, policy);
   const int start = StartGroupSize(size, options.pattern_group_size < 0);

@@ -574,6 +574,42 @@ std::string PatternSetDir(const Problem& p, absl::string_view name,
       DirName(absl::StrCat(VariantKey(p), " ", name, " targets=", TargetNames(p, targets))));
 }
 
+namespace {
+
+// What a find does where a stored table did not load (`s`; found in
+// `format`): returns an error, or NotFound where `find` stops short (a
+// damaged table built ahead is reported and left for the next build
+// ahead); else whether the table it builds replaces one that is there
+// (damaged, or of another format: reported).
+absl::StatusOr<bool> ReplacesStored(const absl::Status& s, StoredFormat format, Find find,
+                                    const PatternSource& source) {
+  if (!absl::IsNotFound(s) && !absl::IsDataLoss(s)) return s;
+  if (find == Find::kStored && absl::IsNotFound(s)) return s;
+  const bool damaged = absl::IsDataLoss(s);
+  const char* what = format == StoredFormat::kAnother ? "pattern table of another format"
+                                                      : "pattern table damaged";
+  if (find == Find::kAhead) {
+    if (damaged && source.report)
+      source.report(absl::StrCat(what, " (build the tables again ahead): ", s.message()));
+    return absl::NotFoundError("no whole table");
+  }
+  if (damaged && source.report) source.report(absl::StrCat(what, ", rebuilding it: ", s.message()));
+  return damaged;
+}
+
+// What storing a table at `dir` came to (`saved`), said where building
+// ahead: that takes minutes where the tables are large.
+absl::Status Stored(const absl::Status& saved, const std::string& dir, Find find,
+                    const PatternSource& source) {
+  if (!saved.ok())
+    return absl::Status(saved.code(),
+                        absl::StrCat("cannot store pattern table: ", saved.message()));
+  if (find == Find::kSave && source.report) source.report(absl::StrCat("stored ", dir));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
                                                                const std::vector<int8_t>& targets,
                                                                const PatternSource& source,
@@ -595,32 +631,20 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
   if (loaded.ok()) {
     // Building ahead stores again a table whose checksum takes longer to
     // check at each load (store.h).
-    if (find == Find::kSave && format == StoredFormat::kOlderChecksum) {
-      if (absl::Status s = SavePatternTable(p, **loaded, dir, layout, /*replace=*/true); !s.ok())
-        return absl::Status(s.code(), absl::StrCat("cannot store pattern table: ", s.message()));
-      if (source.report) source.report(absl::StrCat("stored ", dir));
-    }
+    if (find == Find::kSave && format == StoredFormat::kOlderChecksum)
+      if (absl::Status s = Stored(SavePatternTable(p, **loaded, dir, layout, /*replace=*/true), dir,
+                                  find, source);
+          !s.ok())
+        return s;
     return PatternCache::Process().Insert(key, *loaded);
   }
-  if (!absl::IsNotFound(loaded.status()) && !absl::IsDataLoss(loaded.status()))
-    return loaded.status();
-  if (find == Find::kStored && absl::IsNotFound(loaded.status())) return loaded.status();
-  const bool damaged = absl::IsDataLoss(loaded.status());
-  const char* what = format == StoredFormat::kAnother ? "pattern table of another format"
-                                                      : "pattern table damaged";
-  if (find == Find::kAhead) {
-    if (damaged && source.report)
-      source.report(
-          absl::StrCat(what, " (build the tables again ahead): ", loaded.status().message()));
-    return absl::NotFoundError("no whole table");
-  }
-  if (damaged && source.report)
-    source.report(absl::StrCat(what, ", rebuilding it: ", loaded.status().message()));
+  const absl::StatusOr<bool> replace = ReplacesStored(loaded.status(), format, find, source);
+  if (!replace.ok()) return replace.status();
   std::shared_ptr<const PatternDb> built = cached ? cached : BuildPatternDb(p, targets);
-  if (absl::Status s = SavePatternTable(p, *built, dir, layout, damaged); !s.ok())
-    return absl::Status(s.code(), absl::StrCat("cannot store pattern table: ", s.message()));
-  // Building ahead takes minutes where the tables are large: say what is done.
-  if (find == Find::kSave && source.report) source.report(absl::StrCat("stored ", dir));
+  if (absl::Status s =
+          Stored(SavePatternTable(p, *built, dir, layout, *replace), dir, find, source);
+      !s.ok())
+    return s;
   return PatternCache::Process().Insert(key, std::move(built));
 }
 
@@ -702,25 +726,11 @@ absl::StatusOr<std::vector<std::shared_ptr<const PatternDb>>> FindPatternSet(
     absl::StatusOr<std::vector<std::shared_ptr<const PatternDb>>> loaded =
         LoadPatternSet(p, groups, dir, format);
     if (loaded.ok()) return keep(*std::move(loaded));
-    const absl::Status& s = loaded.status();
-    if (!absl::IsNotFound(s) && !absl::IsDataLoss(s)) return s;
-    if (find == Find::kStored && absl::IsNotFound(s)) return s;
-    const bool damaged = absl::IsDataLoss(s);
-    const char* what = format == StoredFormat::kAnother ? "pattern table of another format"
-                                                        : "pattern table damaged";
-    if (find == Find::kAhead) {
-      if (damaged && source.report)
-        source.report(absl::StrCat(what, " (build the tables again ahead): ", s.message()));
-      return absl::NotFoundError("no whole table");
-    }
-    if (damaged && source.report)
-      source.report(absl::StrCat(what, ", rebuilding it: ", s.message()));
+    const absl::StatusOr<bool> replace = ReplacesStored(loaded.status(), format, find, source);
+    if (!replace.ok()) return replace.status();
     BuildMissing(p, groups, missing, largest, find, source, dbs);
-    if (absl::Status saved = SavePatternSet(p, dbs, dir, damaged); !saved.ok())
-      return absl::Status(saved.code(),
-                          absl::StrCat("cannot store pattern table: ", saved.message()));
-    // Building ahead takes minutes where the tables are large: say what is done.
-    if (find == Find::kSave && source.report) source.report(absl::StrCat("stored ", dir));
+    if (absl::Status s = Stored(SavePatternSet(p, dbs, dir, *replace), dir, find, source); !s.ok())
+      return s;
     return keep(dbs);
   }
   if (source.dir.empty() && (find == Find::kStored || find == Find::kAhead))
