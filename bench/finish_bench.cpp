@@ -380,7 +380,8 @@ bool* TechniqueFlag(salta::FinishTechniques& t, const std::string& name) {
                                                  {"pathmax", &t.pathmax},
                                                  {"carried_databases", &t.carried_databases},
                                                  {"both_ways", &t.both_ways},
-                                                 {"pair_bound", &t.pair_bound}};
+                                                 {"pair_bound", &t.pair_bound},
+                                                 {"pairs_in_sets", &t.pairs_in_sets}};
   for (const auto& [n, flag] : flags)
     if (name == n) return flag;
   return nullptr;

@@ -5,10 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <random>
 #include <tuple>
 #include <vector>
 
+#include "finish/group_bound.h"
 #include "plain_group_counts.h"
 #include "salta/game.h"
 
@@ -152,6 +154,57 @@ TEST(PairBound, TheMatchingKeptMoveByMoveIsAMatchingOfThePairsCounts) {
     }
   }
   EXPECT_GT(conflicts, 0);  // (the walks meet pairs in conflict)
+}
+
+// The tables of some of the pieces (a set a search counts alone), taken
+// from the whole problem's, are those of the problem of those pieces: each
+// pair's values by square, its conflicts, the distances; and the bound of
+// a placement of them is the same.
+TEST(PairBound, TheTablesOfSomePiecesAreTheirProblemsTables) {
+  absl::StatusOr<const Variant*> v = MakeVariant("standard", {}, 10, 3);
+  ASSERT_TRUE(v.ok()) << v.status();
+  const Problem p = MakeProblem(Position::Start(**v), Side::kWhite);
+  absl::StatusOr<std::shared_ptr<const PairTables>> whole = MakePairTables(p);
+  ASSERT_TRUE(whole.ok()) << whole.status();
+  const std::vector<int> members = {0, 2, 3, 7, 8, 9, 12, 14};
+  const Problem sub = SubProblem(p, members);
+  absl::StatusOr<std::shared_ptr<const PairTables>> own = MakePairTables(sub);
+  ASSERT_TRUE(own.ok()) << own.status();
+  const std::shared_ptr<const PairTables> cut = SubPairTables(*whole, members);
+  ASSERT_EQ(cut->k, sub.k);
+  int in_conflict = 0;
+  for (int a = 0; a < sub.k; ++a) {
+    EXPECT_EQ(cut->dist[a], (*own)->dist[a]) << a;
+    EXPECT_EQ(cut->conflicts[a], (*own)->conflicts[a]) << a;
+    in_conflict += std::popcount(cut->conflicts[a]);
+    for (int b = 0; b < sub.k; ++b) {
+      if (a == b) continue;
+      for (int x = 0; x < sub.n; ++x)
+        for (int y = 0; y < sub.n; ++y) {
+          if (x == y) continue;
+          ASSERT_EQ(cut->pair[a][b].ValueWith(x, y), (*own)->pair[a][b].ValueWith(x, y))
+              << a << " " << b << " on " << x << " " << y;
+        }
+    }
+  }
+  EXPECT_GT(in_conflict, 0);
+  // Random placements of the set: the same bound.
+  std::mt19937_64 rng(5);
+  for (int trial = 0; trial < 200; ++trial) {
+    Squares sq{};
+    Bitboard occ = 0;
+    for (int a = 0; a < sub.k; ++a) {
+      Square s;
+      do s = Square(rng() % sub.n);
+      while (Contains(occ, s));
+      sq[a] = s;
+      occ |= SquareBit(s);
+    }
+    PairBound from_cut(cut), from_own(*own);
+    from_cut.Set(sq);
+    from_own.Set(sq);
+    EXPECT_EQ(from_cut.value(), from_own.value()) << trial;
+  }
 }
 
 }  // namespace

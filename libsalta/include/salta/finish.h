@@ -98,6 +98,10 @@ struct FinishTechniques {
   // placement among all the pieces: conflicts that the databases' fixed
   // groups cut apart add up.
   bool pair_bound = true;
+  // With the group bound and pair_bound: the searches of sets of eight
+  // pieces or more (the tangle in the goal, large merges) take the bound
+  // of pairs in conflict of their pieces into their bound too.
+  bool pairs_in_sets = true;
 };
 
 // The bound table's memory limit by default, and its largest (1 TiB).

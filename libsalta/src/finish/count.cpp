@@ -416,7 +416,10 @@ void Count::CarrySplits(const std::vector<StartSplit>& own) {
 }
 
 GroupBound& Count::Groups() {
-  if (!groups_) groups_.emplace(p_, partitions_, policy_, options_.techniques.groups_in_search);
+  if (!groups_) {
+    groups_.emplace(p_, partitions_, policy_, options_.techniques.groups_in_search);
+    if (options_.techniques.pairs_in_sets) groups_->SetPairs(h_.pair_tables());
+  }
   return *groups_;
 }
 

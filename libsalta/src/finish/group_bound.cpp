@@ -134,6 +134,8 @@ GroupBound::Count GroupBound::Search(uint32_t pieces, const Problem& sub,
   search->pieces = pieces;
   search->sub = sub;
   search->h.SetPartitions(std::move(parts), search->sub);
+  if (pairs_ && sub.k >= policy_.set_pairs_pieces)
+    search->h.SetPairs(SubPairTables(pairs_, Members(pieces)));
   search->ida = std::make_unique<Ida>(search->sub, search->h, options);
   if (!split.groups.empty()) search->ida->SetStartSplit(split);
   return Run(std::move(search), group_nodes, limits, nodes, enough, way);

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "finish/heuristic.h"
+#include "finish/pair_bound.h"
 #include "finish/pattern_db.h"
 #include "finish/policy.h"
 #include "finish/problem.h"
@@ -53,6 +54,11 @@ class GroupBound {
   // search of a set stops where its bound meets that way's length: the
   // count is proven, and that way is an optimal one.
   void SetWay(const std::vector<PieceMove>& way);
+
+  // The bound of pairs in conflict of p (pair_bound.h), or none (null): a
+  // set's search of Policy::set_pairs_pieces pieces or more then takes
+  // its pieces' pairs into its bound too.
+  void SetPairs(std::shared_ptr<const PairTables> tables) { pairs_ = std::move(tables); }
 
   // A proven lower bound on p's count, at least `lower`; stops once it
   // reaches `target`. Each group's search takes at most `group_nodes` (a
@@ -172,6 +178,7 @@ class GroupBound {
   // proved) instead of starting over.
   std::unique_ptr<SetSearch> cut_short_;
   std::vector<PieceMove> way_;  // SetWay's, where pieces only step; else none
+  std::shared_ptr<const PairTables> pairs_;
   // touches_[i]: the pieces whose start or target lies on a shortest way
   // of piece i, or on whose shortest ways i's start or target lies.
   std::vector<uint32_t> touches_;

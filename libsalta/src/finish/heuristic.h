@@ -47,6 +47,7 @@ class Heuristic {
   void SetRanks(std::shared_ptr<const RankBound> ranks) { ranks_ = std::move(ranks); }
   // The bound of pairs in conflict too (pair_bound.h), or none (null).
   void SetPairs(std::shared_ptr<const PairTables> tables) { pairs_ = PairBound(std::move(tables)); }
+  const std::shared_ptr<const PairTables>& pair_tables() const { return pairs_.tables(); }
 
   // Evaluates every group for the placement sq.
   void Set(const Squares& sq) {

@@ -35,6 +35,24 @@ absl::StatusOr<std::shared_ptr<const PairTables>> MakePairTables(const Problem& 
   return t;
 }
 
+std::shared_ptr<const PairTables> SubPairTables(const std::shared_ptr<const PairTables>& tables,
+                                                const std::vector<int>& members) {
+  auto t = std::make_shared<PairTables>();
+  t->k = int(members.size());
+  for (int a = 0; a < t->k; ++a) {
+    const int i = members[a];
+    t->dist[a] = tables->dist[i];
+    for (int b = 0; b < t->k; ++b) {
+      const int j = members[b];
+      if (a == b) continue;
+      t->pair[a][b] = tables->pair[i][j];
+      if (tables->conflicts[i] >> j & 1) t->conflicts[a] |= 1u << b;
+    }
+  }
+  t->dbs = tables->dbs;
+  return t;
+}
+
 void PairBound::Set(const Squares& sq) {
   const int k = t_->k;
   dsum_ = 0;

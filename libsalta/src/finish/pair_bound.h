@@ -58,12 +58,18 @@ absl::StatusOr<std::shared_ptr<const PairTables>> MakePairTables(const Problem& 
                                                                  const PatternSource& source = {},
                                                                  Find find = Find::kBuild);
 
+// The tables of p's pieces `members` alone (the problem SubProblem(p,
+// members)), taken from p's: the same databases, nothing built.
+std::shared_ptr<const PairTables> SubPairTables(const std::shared_ptr<const PairTables>& tables,
+                                                const std::vector<int>& members);
+
 class PairBound {
  public:
   // Without tables (null) the bound is off: only on() may be called.
   PairBound() = default;
   explicit PairBound(std::shared_ptr<const PairTables> tables) : t_(std::move(tables)) {}
   bool on() const { return t_ != nullptr; }
+  const std::shared_ptr<const PairTables>& tables() const { return t_; }
 
   // Evaluates every pair for the placement sq: a greedy matching afresh.
   void Set(const Squares& sq);
