@@ -109,6 +109,37 @@ TEST(BoundTable, GrowthStopsAtTheDeadline) {
   EXPECT_GT(free_table.capacity(), size);
 }
 
+// A table allowed more (a set's search run on with more nodes) grows on
+// with its load, up to the new most; one whose growth stopped at the
+// deadline stays as it is.
+TEST(BoundTable, AllowedMoreItGrowsOn) {
+  BoundTable table(size_t(1) << 12);
+  uint64_t n = 0;
+  for (; n < 20000; ++n) table.Store(NthKey(n), NthBound(n), true);
+  EXPECT_EQ(table.capacity(), size_t(1) << 12);
+  table.AllowUpTo(size_t(1) << 16);
+  for (; n < 40000; ++n) table.Store(NthKey(n), NthBound(n), true);
+  EXPECT_EQ(table.capacity(), size_t(1) << 16);
+  EXPECT_GT(Kept(table, n), uint64_t(20000));
+  table.AllowUpTo(size_t(1) << 10);  // never smaller
+  EXPECT_EQ(table.capacity(), size_t(1) << 16);
+
+  BoundTable stopped(size_t(1) << 20);
+  uint64_t m = 0;
+  // (Growth looks at the deadline every 65,536 entries moved.)
+  for (; stopped.capacity() < (size_t(1) << 17); ++m) stopped.Store(NthKey(m), NthBound(m), true);
+  const size_t size = stopped.capacity();
+  stopped.set_deadline(Clock::now() - std::chrono::seconds(1));
+  for (const uint64_t before = m; m < before + size; ++m)
+    stopped.Store(NthKey(m), NthBound(m), true);
+  ASSERT_EQ(stopped.capacity(), size);
+  stopped.set_deadline(Clock::time_point::max());
+  stopped.AllowUpTo(size_t(1) << 22);
+  for (const uint64_t before = m; m < before + size; ++m)
+    stopped.Store(NthKey(m), NthBound(m), true);
+  EXPECT_EQ(stopped.capacity(), size);
+}
+
 TEST(BoundTable, EntriesInMegabytes) {
   EXPECT_EQ(BoundTable::EntriesIn(1), size_t(1) << 16);  // 16 bytes an entry
   EXPECT_EQ(BoundTable::EntriesIn(3), size_t(1) << 17);

@@ -37,6 +37,7 @@ class BoundTable {
     if (!Resize(1024)) {
       entries_ = fallback_;
       size_ = max_ = kWindow;
+      grows_ = false;
       mask_ = kWindow - 1;
     }
   }
@@ -89,6 +90,16 @@ class BoundTable {
 
   // The entries the table has now: it grows with its load, up to its most.
   size_t capacity() const { return size_; }
+  // Lets the table grow to `max_entries` (it never shrinks), unless its
+  // growth was stopped (no memory, or the deadline); a table its load
+  // has filled grows now (a full one stores no more in empty entries,
+  // where it grows otherwise).
+  void AllowUpTo(size_t max_entries) {
+    if (!grows_) return;
+    max_ = std::max(max_, max_entries);
+    while (used_ * 2 > size_ && size_ < max_ && Resize(size_ * 2)) {
+    }
+  }
 
   // Growing a large table takes time (its entries moved, new memory
   // touched: seconds for hundreds of MiB): growth still under way at the
@@ -130,6 +141,7 @@ class BoundTable {
     MappedMemory memory(size * sizeof(Entry));
     if (!memory.data()) {
       max_ = size_;
+      grows_ = false;
       return false;
     }
     Entry* const old = entries_;
@@ -149,6 +161,7 @@ class BoundTable {
         size_ = max_ = old_size;
         mask_ = old_size - 1;
         used_ = old_used;
+        grows_ = false;
         return false;
       }
       if (!old[i].empty()) Insert(old[i]);
@@ -168,6 +181,7 @@ class BoundTable {
   }
 
   size_t max_;
+  bool grows_ = true;
   MappedMemory memory_;
   Entry fallback_[kWindow];
   Entry* entries_ = nullptr;

@@ -111,8 +111,7 @@ GroupBound::Count GroupBound::GroupCount(uint32_t pieces, uint64_t group_nodes,
     return Run(std::move(cut_short_), group_nodes, limits, nodes, enough, from.way);
   IdaOptions options;
   // A state an entry, for as many nodes as the search may take.
-  options.bound_table_entries =
-      std::clamp(std::bit_ceil(size_t(group_nodes)), size_t(1) << 16, policy_.bound_table_entries);
+  options.bound_table_entries = TableEntriesFor(group_nodes);
   // The split in the set's own indices.
   StartSplit split;
   for (size_t j = 0; j < from.split.groups.size(); ++j) {
@@ -141,6 +140,10 @@ GroupBound::Count GroupBound::Search(uint32_t pieces, const Problem& sub,
   return Run(std::move(search), group_nodes, limits, nodes, enough, way);
 }
 
+size_t GroupBound::TableEntriesFor(uint64_t nodes) const {
+  return std::clamp(std::bit_ceil(size_t(nodes)), size_t(1) << 16, policy_.bound_table_entries);
+}
+
 GroupBound::Count GroupBound::Run(std::unique_ptr<SetSearch> search, uint64_t group_nodes,
                                   const SearchLimits& limits, uint64_t& nodes, int enough,
                                   const std::vector<PieceMove>& way) {
@@ -150,6 +153,9 @@ GroupBound::Count GroupBound::Run(std::unique_ptr<SetSearch> search, uint64_t gr
       std::min(group_nodes, limits.max_nodes > nodes ? limits.max_nodes - nodes : 0);
   SearchLimits sub_limits = limits;
   sub_limits.max_nodes = before + allowed;  // the search's own count
+  // A search run on (the tangle's second run) may keep as many bounds as
+  // all its nodes, not only its first run's.
+  ida.AllowBoundEntries(TableEntriesFor(before + allowed));
   const uint32_t pieces = search->pieces;
   // The search stops where its bound meets the way known for the set (its
   // count then), or reaches what is enough.

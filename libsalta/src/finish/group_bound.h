@@ -137,6 +137,8 @@ class GroupBound {
                const IdaOptions& options, uint64_t group_nodes, const SearchLimits& limits,
                uint64_t& nodes, int enough = 0, const StartSplit& split = {},
                const std::vector<PieceMove>& way = {});
+  // A set's search's bound table: an entry a node, for `nodes` nodes.
+  size_t TableEntriesFor(uint64_t nodes) const;
   // The search run on for at most group_nodes more nodes: the count, kept;
   // the search too where it is cut short.
   Count Run(std::unique_ptr<SetSearch> search, uint64_t group_nodes, const SearchLimits& limits,

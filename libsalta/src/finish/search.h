@@ -120,6 +120,9 @@ class Ida {
 
   uint64_t nodes() const { return nodes_; }
   bool has_bound_table() const { return options_.bound_table; }
+  // A search run on with more nodes than its bound table was sized for
+  // (IdaOptions::bound_table_entries) may let it grow further.
+  void AllowBoundEntries(size_t entries) { bounds_.AllowUpTo(entries); }
 
  private:
   struct Child {
