@@ -26,6 +26,13 @@ std::vector<int> PlainPairCounts(const Problem& p, int i, int j) {
   return by;
 }
 
+// White's problem at the standard 10x10 start.
+Problem WhiteAtTheStart() {
+  absl::StatusOr<const Variant*> v = MakeVariant("standard", {}, 10, 3);
+  EXPECT_TRUE(v.ok()) << v.status();
+  return MakeProblem(Position::Start(v.ok() ? **v : Variant::Default()), Side::kWhite);
+}
+
 TEST(PairBound, PairsAreTheirCountsAlone) {
   // (On 6x6 every pair is in conflict somewhere; on 10x10 some are not.)
   for (const auto& [steps, size, rows] :
@@ -92,9 +99,7 @@ TEST(PairBound, AChildThatCannotFinishIsUnbounded) {
 // the matched pairs' plain counts beyond theirs; a child's bound is at most
 // the bound after the move; a move taken back restores the bound.
 TEST(PairBound, TheMatchingKeptMoveByMoveIsAMatchingOfThePairsCounts) {
-  absl::StatusOr<const Variant*> v = MakeVariant("standard", {}, 10, 3);
-  ASSERT_TRUE(v.ok()) << v.status();
-  const Problem p = MakeProblem(Position::Start(**v), Side::kWhite);
+  const Problem p = WhiteAtTheStart();
   absl::StatusOr<std::shared_ptr<const PairTables>> t = MakePairTables(p);
   ASSERT_TRUE(t.ok()) << t.status();
   std::vector<std::vector<int>> plain(size_t(p.k) * p.k);
@@ -161,9 +166,7 @@ TEST(PairBound, TheMatchingKeptMoveByMoveIsAMatchingOfThePairsCounts) {
 // pair's values by square, its conflicts, the distances; and the bound of
 // a placement of them is the same.
 TEST(PairBound, TheTablesOfSomePiecesAreTheirProblemsTables) {
-  absl::StatusOr<const Variant*> v = MakeVariant("standard", {}, 10, 3);
-  ASSERT_TRUE(v.ok()) << v.status();
-  const Problem p = MakeProblem(Position::Start(**v), Side::kWhite);
+  const Problem p = WhiteAtTheStart();
   absl::StatusOr<std::shared_ptr<const PairTables>> whole = MakePairTables(p);
   ASSERT_TRUE(whole.ok()) << whole.status();
   const std::vector<int> members = {0, 2, 3, 7, 8, 9, 12, 14};
