@@ -53,8 +53,8 @@ struct Policy {
   // The searches of sets of at least this many pieces (the tangle's, the
   // larger merges) take the bound of pairs in conflict into their bound
   // too, as the count's own search does (FinishTechniques::pairs_in_sets).
-  // The seven sets of docs/scoring.md: 94.6 M nodes to 80.6 M, the
-  // totals 83.0 and 79.5 s to 74.3 and 69.1 s (unseen seed 6 #35 5.8 s to
+  // The seven sets of docs/scoring.md and seed 7: 94.6 M nodes to 80.6 M,
+  // the totals 83.0 and 79.5 s to 74.3 and 69.1 s (unseen seed 6 #35 5.8 s to
   // 2.0 s); from five pieces on, nearly the same nodes (89.97 M to
   // 89.86 M).
   int set_pairs_pieces = 8;
