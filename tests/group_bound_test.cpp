@@ -111,6 +111,40 @@ TEST(GroupBound, ACountCutShortGoesOnWhereItStopped) {
   EXPECT_LE(step_nodes, once_nodes + once_nodes / 10);
 }
 
+// The tangle's search, cut short, goes on where it stopped even where
+// other sets' searches were cut short in between (the merges of Improve at
+// 100 nodes a group, as the remerges between the tangle's runs): the
+// searches cut short are kept (Policy::kept_set_searches). Were only the
+// latest kept, the tangle's would start over each time and not get there.
+TEST(GroupBound, SearchesCutShortInBetweenLeaveTheTanglesToGoOn) {
+  const FarCase far = Far41();
+  GroupBound once(far.p, far.partitions, far.policy);
+  uint64_t once_nodes = 0;
+  ASSERT_EQ(once.Tangle(0, kInf, 10000, SearchLimits{}, once_nodes), 52);
+  // The tangle's bound and nodes after calls of 2,000, with Improve's
+  // merges between.
+  struct Steps {
+    int bound = 0;
+    uint64_t tangle_nodes = 0, merge_nodes = 0;
+  };
+  auto in_steps = [&](const Policy& policy) {
+    GroupBound groups(far.p, far.partitions, policy);
+    Steps steps;
+    for (int call = 0; call < 10 && steps.bound < 52; ++call) {
+      steps.bound = groups.Tangle(0, kInf, 2000, SearchLimits{}, steps.tangle_nodes);
+      if (steps.bound < 52) groups.Improve(100, 0, kInf, SearchLimits{}, steps.merge_nodes);
+    }
+    return steps;
+  };
+  const Steps kept = in_steps(far.policy);
+  EXPECT_GT(kept.merge_nodes, 0u);
+  EXPECT_EQ(kept.bound, 52);
+  EXPECT_LE(kept.tangle_nodes, once_nodes + once_nodes / 10);
+  Policy latest_only = far.policy;
+  latest_only.kept_set_searches = 1;
+  EXPECT_LT(in_steps(latest_only).bound, 52);
+}
+
 // With a way for all the pieces known (SetWay), a set's search ends where
 // its bound meets that way's moves of the set, and with a target, where
 // the set's count and the rest's bound meet it: the same bound, sooner.

@@ -104,11 +104,10 @@ GroupBound::Count GroupBound::GroupCount(uint32_t pieces, uint64_t group_nodes,
     }
     parts.push_back(std::move(part));
   }
-  // Where this set's count was the last one cut short, and by the same
-  // databases, its search goes on where it stopped.
-  if (cut_short_ && cut_short_->pieces == pieces &&
-      DatabasesOf(cut_short_->h.partitions()) == DatabasesOf(parts))
-    return Run(std::move(cut_short_), group_nodes, limits, nodes, enough, from.way);
+  // Where this set's count was cut short, by the same databases, its
+  // search goes on where it stopped.
+  if (std::unique_ptr<SetSearch> kept = TakeCutShort(pieces, parts))
+    return Run(std::move(kept), group_nodes, limits, nodes, enough, from.way);
   IdaOptions options;
   // A state an entry, for as many nodes as the search may take.
   options.bound_table_entries = TableEntriesFor(group_nodes);
@@ -186,8 +185,25 @@ GroupBound::Count GroupBound::Run(std::unique_ptr<SetSearch> search, uint64_t gr
   }
   counts_[pieces] = count;
   // (Searches without a table would only start over.)
-  if (!count.exact && ida.has_bound_table()) cut_short_ = std::move(search);
+  if (!count.exact && ida.has_bound_table()) KeepCutShort(std::move(search));
   return count;
+}
+
+std::unique_ptr<GroupBound::SetSearch> GroupBound::TakeCutShort(
+    uint32_t pieces, const std::vector<Partition>& parts) {
+  const auto it = std::find_if(cut_short_.begin(), cut_short_.end(), [&](const auto& search) {
+    return search->pieces == pieces && DatabasesOf(search->h.partitions()) == DatabasesOf(parts);
+  });
+  if (it == cut_short_.end()) return nullptr;
+  std::unique_ptr<SetSearch> search = std::move(*it);
+  cut_short_.erase(it);
+  return search;
+}
+
+void GroupBound::KeepCutShort(std::unique_ptr<SetSearch> search) {
+  cut_short_.insert(cut_short_.begin(), std::move(search));
+  if (cut_short_.size() > size_t(std::max(policy_.kept_set_searches, 0)))
+    cut_short_.resize(size_t(std::max(policy_.kept_set_searches, 0)));
 }
 
 void GroupBound::SetWay(const std::vector<PieceMove>& way) {

@@ -175,10 +175,17 @@ class GroupBound {
   std::vector<std::vector<int>> conflicts_;
   std::vector<PieceMove> tangle_way_;
   std::vector<StartSplit> best_splits_;
-  // The last search cut short, kept so that a later count of its set with
-  // more nodes goes on where it stopped (its bound table holds what it
-  // proved) instead of starting over.
-  std::unique_ptr<SetSearch> cut_short_;
+  // The last searches cut short (Policy::kept_set_searches, the latest
+  // first), kept so that a later count of one's set with more nodes goes on
+  // where it stopped (its bound table holds what it proved) instead of
+  // starting over: the remerges between the tangle's runs cut short
+  // searches of their own.
+  std::vector<std::unique_ptr<SetSearch>> cut_short_;
+  // The search of `pieces` over `parts`' databases cut short, taken out of
+  // cut_short_; null where none is kept.
+  std::unique_ptr<SetSearch> TakeCutShort(uint32_t pieces, const std::vector<Partition>& parts);
+  // Keeps `search`, the latest, dropping the oldest beyond the policy's.
+  void KeepCutShort(std::unique_ptr<SetSearch> search);
   std::vector<PieceMove> way_;  // SetWay's, where pieces only step; else none
   std::shared_ptr<const PairTables> pairs_;
   // touches_[i]: the pieces whose start or target lies on a shortest way

@@ -50,6 +50,13 @@ struct Policy {
   // neutral. After the third IDA* run instead, neither was proven sooner.
   std::array<uint64_t, 4> remerge_nodes = {0, 100000, 0, 0};
   uint64_t remerge_budget = 300000;
+  // Set searches cut short kept to go on with (the latest first): the
+  // remerges run between the tangle's runs and cut short searches of
+  // their own, which, with one kept, took the tangle's place, so that its
+  // next run started over. Four: game 28 of the scenario 3.36 M nodes to
+  // 3.16 M, unseen seed 5 #46 2.56 M to 2.36 M, every other count of the
+  // eight sets the same nodes.
+  int kept_set_searches = 4;
   // The searches of sets of at least this many pieces (the tangle's, the
   // larger merges) take the bound of pairs in conflict into their bound
   // too, as the count's own search does (FinishTechniques::pairs_in_sets).
