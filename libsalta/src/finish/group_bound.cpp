@@ -202,8 +202,8 @@ std::unique_ptr<GroupBound::SetSearch> GroupBound::TakeCutShort(
 
 void GroupBound::KeepCutShort(std::unique_ptr<SetSearch> search) {
   cut_short_.insert(cut_short_.begin(), std::move(search));
-  if (cut_short_.size() > size_t(std::max(policy_.kept_set_searches, 0)))
-    cut_short_.resize(size_t(std::max(policy_.kept_set_searches, 0)));
+  const size_t kept = size_t(std::max(policy_.kept_set_searches, 0));
+  if (cut_short_.size() > kept) cut_short_.resize(kept);
 }
 
 void GroupBound::SetWay(const std::vector<PieceMove>& way) {
