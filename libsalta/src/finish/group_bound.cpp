@@ -191,8 +191,9 @@ GroupBound::Count GroupBound::Run(std::unique_ptr<SetSearch> search, uint64_t gr
 
 std::unique_ptr<GroupBound::SetSearch> GroupBound::TakeCutShort(
     uint32_t pieces, const std::vector<Partition>& parts) {
+  const std::vector<const PatternDb*> databases = DatabasesOf(parts);
   const auto it = std::find_if(cut_short_.begin(), cut_short_.end(), [&](const auto& search) {
-    return search->pieces == pieces && DatabasesOf(search->h.partitions()) == DatabasesOf(parts);
+    return search->pieces == pieces && DatabasesOf(search->h.partitions()) == databases;
   });
   if (it == cut_short_.end()) return nullptr;
   std::unique_ptr<SetSearch> search = std::move(*it);
@@ -202,8 +203,7 @@ std::unique_ptr<GroupBound::SetSearch> GroupBound::TakeCutShort(
 
 void GroupBound::KeepCutShort(std::unique_ptr<SetSearch> search) {
   cut_short_.insert(cut_short_.begin(), std::move(search));
-  const size_t kept = size_t(std::max(policy_.kept_set_searches, 0));
-  if (cut_short_.size() > kept) cut_short_.resize(kept);
+  if (cut_short_.size() > policy_.kept_set_searches) cut_short_.resize(policy_.kept_set_searches);
 }
 
 void GroupBound::SetWay(const std::vector<PieceMove>& way) {

@@ -56,7 +56,7 @@ struct Policy {
   // next run started over. Four: game 28 of the scenario 3.36 M nodes to
   // 3.16 M, unseen seed 5 #46 2.56 M to 2.36 M, every other count of the
   // eight sets the same nodes.
-  int kept_set_searches = 4;
+  size_t kept_set_searches = 4;
   // The searches of sets of at least this many pieces (the tangle's, the
   // larger merges) take the bound of pairs in conflict into their bound
   // too, as the count's own search does (FinishTechniques::pairs_in_sets).
