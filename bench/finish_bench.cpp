@@ -4,11 +4,20 @@
 //
 //   build/bench/salta_finish_bench [--data FILE]... [--pdb-dir DIR]
 //       [--group-size K] [--bound-table-mb MB] [--off TECHNIQUE]... [--verbose]
-//       [--trace]
+//       [--trace] [--successors]
 //   build/bench/salta_finish_bench --generate 100 --seed 1 > data/finish-bench.txt
 //   build/bench/salta_finish_bench --generate-far 100 --seed 1 > data/finish-bench-far.txt
 //
 // Without --data it runs data/finish-bench.txt and data/finish-bench-far.txt.
+//
+// --successors also counts every position one move away (a move of the
+// counted side alone on the clear board) and checks the counts against each
+// other: a reachable position's count is one more than the least of its
+// successors', none needs fewer than that, none needs more than one move
+// more where the move can be taken back, and every successor of an
+// unreachable position is unreachable. The consistency check of the tests,
+// at scale; the successors' times and nodes are reported apart. Exit status
+// 1 where a count is inexact or inconsistent.
 //
 // --generate plays greedy, toward-the-goal games (standard rules, the
 // 120-move limit) with a fixed seed and writes positions to count: the final
@@ -24,6 +33,7 @@
 // Each line: side | rules | board/rows | position.
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -305,9 +315,88 @@ bool ReadItems(const std::string& file, std::vector<Item>& items) {
   return true;
 }
 
-// Solves every item; prints the distribution. Returns whether all were exact.
+// The successors' counts (--successors).
+struct Successors {
+  std::vector<double> times, nodes;
+  int exact = 0, inconsistent = 0;
+};
+
+void PrintDistribution(const std::vector<double>& times, const std::vector<double>& nodes) {
+  double total = 0;
+  for (double t : times) total += t;
+  std::printf("  time ms: min %.3f  median %.3f  p90 %.3f  p99 %.3f  max %.3f  total %.1f\n",
+              Percentile(times, 0), Percentile(times, 0.5), Percentile(times, 0.9),
+              Percentile(times, 0.99), Percentile(times, 1), total);
+  std::printf("  nodes:   min %.0f  median %.0f  p90 %.0f  p99 %.0f  max %.0f\n",
+              Percentile(nodes, 0), Percentile(nodes, 0.5), Percentile(nodes, 0.9),
+              Percentile(nodes, 0.99), Percentile(nodes, 1));
+}
+
+// Counts every successor of item (its count `r`, exact) and checks the
+// counts against each other; prints what disagrees. False on an error.
+bool CheckSuccessors(size_t index, const Item& item, const salta::FinishResult& r,
+                     const salta::FinishOptions& options, bool verbose, Successors& out) {
+  absl::StatusOr<Position> board = salta::ClearBoard(item.pos, item.side);
+  if (!board.ok()) {
+    std::cerr << board.status().message() << "\n";
+    return false;
+  }
+  MoveList moves;
+  salta::GenerateRaw(*board, item.side, moves);
+  int least = INT_MAX;  // over the reachable successors
+  bool all_exact = true;
+  auto disagree = [&](const std::string& what) {
+    ++out.inconsistent;
+    std::printf("INCONSISTENT position %zu (count %d): %s\n", index + 1, r.moves(), what.c_str());
+  };
+  for (int i = 0; i < moves.size(); ++i) {
+    const Move m = moves[i];
+    Position next = *board;
+    next.Make(m);
+    const auto t0 = std::chrono::steady_clock::now();
+    absl::StatusOr<salta::FinishResult> c = salta::MinMovesToFinish(next, item.side, options);
+    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!c.ok()) {
+      std::cerr << c.status().message() << "\n";
+      return false;
+    }
+    out.times.push_back(t * 1000);
+    out.nodes.push_back(double(c->nodes));
+    if (verbose)
+      std::printf("    after %-7s moves %3d exact %d lower %3d upper %3d nodes %10llu ms %9.3f\n",
+                  salta::MoveToString(*board, m).c_str(), c->moves(), c->exact, c->lower, c->upper,
+                  (unsigned long long)c->nodes, t * 1000);
+    if (!c->exact) {
+      all_exact = false;
+      continue;
+    }
+    ++out.exact;
+    const std::string after = "after " + salta::MoveToString(*board, m);
+    if (!r.reachable) {
+      if (c->reachable) disagree(after + ": a successor of an unreachable goal reaches it");
+      continue;
+    }
+    if (!c->reachable) continue;
+    least = std::min(least, c->moves());
+    if (c->moves() < r.moves() - 1)
+      disagree(after + ": " + std::to_string(c->moves()) + " moves, fewer than the count less one");
+    // Where the move can be taken back, the position is one move from it.
+    MoveList back;
+    salta::GenerateRaw(next, item.side, back);
+    if (back.contains(Move::Step(m.to, m.from)) && c->moves() > r.moves() + 1)
+      disagree(after + ": " + std::to_string(c->moves()) +
+               " moves, more than the count plus one, though the move can be taken back");
+  }
+  if (r.reachable && r.moves() > 0 && all_exact && least != r.moves() - 1)
+    disagree("the least successor's count is " +
+             (least == INT_MAX ? std::string("unreachable") : std::to_string(least)));
+  return true;
+}
+
+// Solves every item; prints the distribution. Returns whether all were exact
+// (and, with `successors`, consistent with their successors).
 bool RunSet(const std::string& name, const std::vector<Item>& items,
-            const salta::FinishOptions& options, bool verbose, bool trace) {
+            const salta::FinishOptions& options, bool verbose, bool trace, bool successors) {
   // The pattern databases are built (or loaded) once, before timing.
   const auto prep_start = std::chrono::steady_clock::now();
   for (const Item& it : items)
@@ -319,6 +408,7 @@ bool RunSet(const std::string& name, const std::vector<Item>& items,
       std::chrono::duration<double>(std::chrono::steady_clock::now() - prep_start).count();
   std::vector<double> times, nodes;
   int exact = 0;
+  Successors counted;
   for (size_t i = 0; i < items.size(); ++i) {
     int first_lower = -1;
     salta::FinishOptions opts = options;
@@ -348,18 +438,19 @@ bool RunSet(const std::string& name, const std::vector<Item>& items,
           i + 1, items[i].side == Side::kWhite ? "white" : "black", r->moves(), r->exact, r->lower,
           r->upper, first_lower, (unsigned long long)r->nodes, t * 1000);
     std::fflush(stdout);
+    if (successors && r->exact && !CheckSuccessors(i, items[i], *r, options, verbose, counted))
+      return false;
   }
-  double total = 0;
-  for (double t : times) total += t;
   std::printf("%s: positions %zu, exact %d, pattern databases ready in %.2f s\n", name.c_str(),
               items.size(), exact, prep);
-  std::printf("  time ms: min %.3f  median %.3f  p90 %.3f  p99 %.3f  max %.3f  total %.1f\n",
-              Percentile(times, 0), Percentile(times, 0.5), Percentile(times, 0.9),
-              Percentile(times, 0.99), Percentile(times, 1), total);
-  std::printf("  nodes:   min %.0f  median %.0f  p90 %.0f  p99 %.0f  max %.0f\n",
-              Percentile(nodes, 0), Percentile(nodes, 0.5), Percentile(nodes, 0.9),
-              Percentile(nodes, 0.99), Percentile(nodes, 1));
-  return exact == int(items.size());
+  PrintDistribution(times, nodes);
+  if (successors) {
+    std::printf("%s successors: positions %zu, exact %d, inconsistent %d\n", name.c_str(),
+                counted.times.size(), counted.exact, counted.inconsistent);
+    PrintDistribution(counted.times, counted.nodes);
+  }
+  return exact == int(items.size()) &&
+         (!successors || (counted.exact == int(counted.times.size()) && counted.inconsistent == 0));
 }
 
 // The switch of the technique named as in salta/finish.h, or null.
@@ -394,6 +485,7 @@ int main(int argc, char** argv) {
   salta::FinishOptions options;
   bool verbose = false;
   bool trace = false;
+  bool successors = false;
   int generate = 0, generate_far = 0;
   uint64_t seed = 1;
   for (int i = 1; i < argc; ++i) {
@@ -415,6 +507,8 @@ int main(int argc, char** argv) {
       verbose = true;
     else if (a == "--trace")
       trace = true;
+    else if (a == "--successors")
+      successors = true;
     else if (bool* flag = a == "--off" ? TechniqueFlag(options.techniques, next()) : nullptr)
       *flag = false;
     else if (a == "--generate")
@@ -426,7 +520,7 @@ int main(int argc, char** argv) {
     else {
       std::cerr << "usage: salta_finish_bench [--data FILE]... [--pdb-dir DIR] [--group-size K] "
                    "[--bound-table-mb MB] [--time-limit S] [--node-limit N] [--off TECHNIQUE]... "
-                   "[--verbose] [--trace]\n"
+                   "[--verbose] [--trace] [--successors]\n"
                    "       salta_finish_bench --generate N [--seed S]\n"
                    "       salta_finish_bench --generate-far N [--seed S]\n"
                    "TECHNIQUE: a switch of FinishTechniques (salta/finish.h), e.g. "
@@ -445,7 +539,7 @@ int main(int argc, char** argv) {
     if (!ReadItems(file, items)) return 2;
     const size_t slash = file.find_last_of('/');
     all_exact &= RunSet(slash == std::string::npos ? file : file.substr(slash + 1), items, options,
-                        verbose, trace);
+                        verbose, trace, successors);
   }
   return all_exact ? 0 : 1;
 }
