@@ -351,6 +351,7 @@ bool CheckSuccessors(size_t index, const Item& item, const salta::FinishResult& 
   };
   for (int i = 0; i < moves.size(); ++i) {
     const Move m = moves[i];
+    const std::string after = "after " + salta::MoveToString(*board, m);
     Position next = *board;
     next.Make(m);
     const auto t0 = std::chrono::steady_clock::now();
@@ -363,15 +364,14 @@ bool CheckSuccessors(size_t index, const Item& item, const salta::FinishResult& 
     out.times.push_back(t * 1000);
     out.nodes.push_back(double(c->nodes));
     if (verbose)
-      std::printf("    after %-7s moves %3d exact %d lower %3d upper %3d nodes %10llu ms %9.3f\n",
-                  salta::MoveToString(*board, m).c_str(), c->moves(), c->exact, c->lower, c->upper,
+      std::printf("    %-13s moves %3d exact %d lower %3d upper %3d nodes %10llu ms %9.3f\n",
+                  after.c_str(), c->moves(), c->exact, c->lower, c->upper,
                   (unsigned long long)c->nodes, t * 1000);
     if (!c->exact) {
       all_exact = false;
       continue;
     }
     ++out.exact;
-    const std::string after = "after " + salta::MoveToString(*board, m);
     if (!r.reachable) {
       if (c->reachable) disagree(after + ": a successor of an unreachable goal reaches it");
       continue;
