@@ -1,10 +1,10 @@
 // The scoring count's benchmark: solves every position of two fixed sets
-// exactly, one thread, and prints the distribution of times and node counts
-// of each.
+// exactly, one thread (with --threads 2 a count's two directions side by
+// side), and prints the distribution of times and node counts of each.
 //
 //   build/bench/salta_finish_bench [--data FILE]... [--pdb-dir DIR]
-//       [--group-size K] [--bound-table-mb MB] [--off TECHNIQUE]... [--verbose]
-//       [--trace] [--successors]
+//       [--group-size K] [--bound-table-mb MB] [--threads T] [--off TECHNIQUE]...
+//       [--verbose] [--trace] [--successors]
 //   build/bench/salta_finish_bench --generate 100 --seed 1 > data/finish-bench.txt
 //   build/bench/salta_finish_bench --generate-far 100 --seed 1 > data/finish-bench-far.txt
 //
@@ -506,6 +506,8 @@ int main(int argc, char** argv) {
       options.time_limit_seconds = std::stod(next());
     else if (a == "--node-limit")
       options.node_limit = std::stoull(next());
+    else if (a == "--threads")
+      options.threads = std::stoi(next());
     else if (a == "--verbose")
       verbose = true;
     else if (a == "--trace")
@@ -522,7 +524,8 @@ int main(int argc, char** argv) {
       seed = std::stoull(next());
     else {
       std::cerr << "usage: salta_finish_bench [--data FILE]... [--pdb-dir DIR] [--group-size K] "
-                   "[--bound-table-mb MB] [--time-limit S] [--node-limit N] [--off TECHNIQUE]... "
+                   "[--bound-table-mb MB] [--time-limit S] [--node-limit N] [--threads T] "
+                   "[--off TECHNIQUE]... "
                    "[--verbose] [--trace] [--successors]\n"
                    "       salta_finish_bench --generate N [--seed S]\n"
                    "       salta_finish_bench --generate-far N [--seed S]\n"

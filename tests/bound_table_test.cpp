@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <vector>
@@ -97,7 +98,7 @@ TEST(BoundTable, GrowthStopsAtTheDeadline) {
   uint64_t n = 0;
   for (; table.capacity() < (size_t(1) << 17); ++n) table.Store(NthKey(n), NthBound(n), true);
   const size_t size = table.capacity();
-  table.set_deadline(Clock::now() - std::chrono::seconds(1));
+  table.set_limits(SearchLimits{.deadline = Clock::now() - std::chrono::seconds(1)});
   const uint64_t before = n;
   for (; n < before + size; ++n) table.Store(NthKey(n), NthBound(n), true);
   EXPECT_EQ(table.capacity(), size);
@@ -107,6 +108,21 @@ TEST(BoundTable, GrowthStopsAtTheDeadline) {
   BoundTable free_table(size_t(1) << 20);
   for (uint64_t i = 0; i < n; ++i) free_table.Store(NthKey(i), NthBound(i), true);
   EXPECT_GT(free_table.capacity(), size);
+}
+
+// The same where the search is stopped from another thread (the count the
+// other way proved the count): no deadline, its stop raised.
+TEST(BoundTable, GrowthStopsWhenTheSearchIsStopped) {
+  BoundTable table(size_t(1) << 20);
+  uint64_t n = 0;
+  for (; table.capacity() < (size_t(1) << 17); ++n) table.Store(NthKey(n), NthBound(n), true);
+  const size_t size = table.capacity();
+  std::atomic<bool> stop{false};
+  table.set_limits(SearchLimits{.stop = &stop});
+  stop = true;
+  for (const uint64_t before = n; n < before + size; ++n) table.Store(NthKey(n), NthBound(n), true);
+  EXPECT_EQ(table.capacity(), size);
+  EXPECT_GT(Kept(table, n), size * 3 / 4);
 }
 
 // A table allowed more (a set's search run on with more nodes) grows on
@@ -129,11 +145,11 @@ TEST(BoundTable, AllowedMoreItGrowsOn) {
   // (Growth looks at the deadline every 65,536 entries moved.)
   for (; stopped.capacity() < (size_t(1) << 17); ++m) stopped.Store(NthKey(m), NthBound(m), true);
   const size_t size = stopped.capacity();
-  stopped.set_deadline(Clock::now() - std::chrono::seconds(1));
+  stopped.set_limits(SearchLimits{.deadline = Clock::now() - std::chrono::seconds(1)});
   for (const uint64_t before = m; m < before + size; ++m)
     stopped.Store(NthKey(m), NthBound(m), true);
   ASSERT_EQ(stopped.capacity(), size);
-  stopped.set_deadline(Clock::time_point::max());
+  stopped.set_limits(SearchLimits{});
   stopped.AllowUpTo(size_t(1) << 22);
   for (const uint64_t before = m; m < before + size; ++m)
     stopped.Store(NthKey(m), NthBound(m), true);

@@ -144,7 +144,18 @@ struct FinishOptions {
   // bounds searches far fewer (docs/scoring.md, "Speed"). From 1 to
   // kMaxBoundTableMegabytes.
   int bound_table_megabytes = kDefaultBoundTableMegabytes;
-  // Called between iterations with the proven lower bound and nodes so far.
+  // The threads one count may run on: 1, or 2 and more (0: every core) to
+  // run the count back from the goal (FinishTechniques::both_ways) on a
+  // thread of its own, side by side with the count to the goal instead of
+  // in turns with it, where it applies: a count that both directions
+  // search ends in about half the time. A count never uses more than two.
+  // The count is the same; the nodes, and which of several shortest ways
+  // is found, may differ from run to run. Under a node_limit, one thread,
+  // so that whether a count is exact depends on the position alone.
+  // From 0 to ThreadPool::kMaxThreads.
+  int threads = 1;
+  // Called between iterations with the proven lower bound and nodes so far
+  // (with two threads, from either, never from both at once).
   std::function<void(int lower, uint64_t nodes)> progress;
   // Called with a line for the user when a stored pattern table was found
   // damaged and is rebuilt, or the databases asked for are not stored.

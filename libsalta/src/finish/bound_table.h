@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "finish/limits.h"
 #include "finish/problem.h"
 #include "mapped_memory.h"
 
@@ -102,10 +103,11 @@ class BoundTable {
   }
 
   // Growing a large table takes time (its entries moved, new memory
-  // touched: seconds for hundreds of MiB): growth still under way at the
-  // deadline is abandoned, and the table keeps its size from then on, so
-  // that a search stops at its time limit.
-  void set_deadline(Clock::time_point deadline) { deadline_ = deadline; }
+  // touched: seconds for hundreds of MiB): growth still under way when the
+  // search's time is up (its deadline, or its stop raised) is abandoned,
+  // and the table keeps its size from then on, so that a search stops at
+  // its time limit.
+  void set_limits(const SearchLimits& limits) { limits_ = limits; }
 
   void Clear() {
     std::memset(static_cast<void*>(entries_), 0, size_ * sizeof(Entry));
@@ -153,8 +155,7 @@ class BoundTable {
     mask_ = size - 1;
     used_ = 0;
     for (size_t i = 0; i < old_size; ++i) {
-      if ((i & 0xFFFF) == 0xFFFF && deadline_ != Clock::time_point::max() &&
-          Clock::now() >= deadline_) {
+      if ((i & 0xFFFF) == 0xFFFF && limits_.TimeUp()) {
         // Back to the old table, whole (the new one is freed).
         memory_ = std::move(old_memory);
         entries_ = old;
@@ -188,7 +189,7 @@ class BoundTable {
   size_t size_ = 0;
   size_t mask_ = 0;
   size_t used_ = 0;
-  Clock::time_point deadline_ = Clock::time_point::max();
+  SearchLimits limits_;  // their deadline and stop only
 };
 
 }  // namespace salta::finish_internal

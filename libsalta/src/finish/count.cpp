@@ -214,20 +214,23 @@ absl::StatusOr<FinishResult> Count::Result() {
   return Concluded();
 }
 
-void Count::LearnFrom(const Count& other) {
-  const std::vector<StartSplit>& splits = other.OwnSplits();
+Count::Findings Count::Share() const {
+  return Findings{lower_, Backwards(p_, best_), unreachable_, OwnSplits()};
+}
+
+void Count::LearnFrom(const Findings& other) {
+  const std::vector<StartSplit>& splits = other.splits;
   if (splits.size() != learned_splits_.size() ||
       (!splits.empty() && splits.front().sum != learned_splits_.front().sum)) {
     learned_splits_ = splits;
     CarrySplits(OwnSplits());
   }
-  lower_ = std::max(lower_, other.lower_);
-  std::vector<PieceMove> way = Backwards(other.p_, other.best_);
-  if (!way.empty() && (!found_ || way.size() < best_.size())) {
-    best_ = std::move(way);
+  lower_ = std::max(lower_, other.lower);
+  if (!other.way.empty() && (!found_ || other.way.size() < best_.size())) {
+    best_ = other.way;
     found_ = true;
   }
-  unreachable_ = unreachable_ || other.unreachable_;
+  unreachable_ = unreachable_ || other.unreachable;
 }
 
 absl::StatusOr<bool> Count::UseLarge(int size, Find find) {

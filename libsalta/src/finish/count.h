@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -62,12 +63,21 @@ class Count {
   // What the count found, where Start() or Next() said it is concluded.
   absl::StatusOr<FinishResult> Result();
 
-  // What the count of the same placements the other way (problem
-  // Reversed(p_)) proved: its lower bound, its best way (taken backwards),
-  // whether it found the goal unreachable, and its carried partitions (a
-  // group's count alone is the same both ways too: they bound this
-  // count's start as they bound the other's).
-  void LearnFrom(const Count& other);
+  // What a count tells the count of the same placements the other way
+  // (problem Reversed(p_)): its lower bound, its best way taken backwards
+  // (a way of the other problem), whether it found the goal unreachable,
+  // and its carried partitions (a group's count alone is the same both
+  // ways too: they bound the other count's start as they bound this
+  // one's). A copy, so that counts on two threads exchange it between
+  // their stages.
+  struct Findings {
+    int lower = 0;
+    std::vector<PieceMove> way;
+    bool unreachable = false;
+    std::vector<StartSplit> splits;
+  };
+  Findings Share() const;
+  void LearnFrom(const Findings& other);
   bool concluded() const { return unreachable_ || Proven(); }
   uint64_t NodesUsed() const { return nodes_ + (ida_ ? ida_->nodes() : 0); }
   // The nodes, and the large databases built counted as nodes: what the
@@ -75,6 +85,9 @@ class Count {
   uint64_t WorkDone() const { return NodesUsed() + build_work_; }
   // The most nodes the count may have used when its next stage ends.
   void SetNodeLimit(uint64_t max_nodes) { limits_.max_nodes = max_nodes; }
+  // A flag another thread raises to stop the count's searches where they
+  // stand (its own stage then ends soon, not concluded).
+  void SetStop(const std::atomic<bool>* stop) { limits_.stop = stop; }
 
  private:
   // The databases of groups of `size` as the bound, where `find` has them

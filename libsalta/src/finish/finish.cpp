@@ -3,9 +3,12 @@
 // The driver: checks the options, then counts (finish/count.h) to the goal
 // and, where moves can be taken back, from the goal back, in turns.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <memory>
+#include <mutex>
 
 #include "absl/strings/str_cat.h"
 #include "finish/count.h"
@@ -15,6 +18,7 @@
 #include "finish/problem.h"
 #include "salta/movegen.h"
 #include "salta/notation.h"
+#include "salta/parallel.h"
 #include "salta/store.h"
 
 namespace salta {
@@ -53,6 +57,10 @@ absl::Status ValidateFinishOptions(const FinishOptions& options) {
     return absl::InvalidArgumentError(absl::StrCat("the bound table's memory must be 1 to ",
                                                    kMaxBoundTableMegabytes, " MiB, not ",
                                                    options.bound_table_megabytes));
+  if (options.threads < 0 || options.threads > ThreadPool::kMaxThreads)
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the threads of a count must be 0 (every core) to ", ThreadPool::kMaxThreads, ", not ",
+        options.threads));
   return absl::OkStatus();
 }
 
@@ -123,25 +131,112 @@ absl::Status PreparePatternDatabases(const Position& pos, Side side, const Finis
 
 namespace {
 
+// The progress of the two counts told as one, from either thread, one call
+// at a time: the larger of their lower bounds and the nodes of both (each
+// as it last told them).
+class JointProgress {
+ public:
+  explicit JointProgress(const std::function<void(int, uint64_t)>& tell) : tell_(tell) {}
+  // What the count of `direction` (0 to the goal, 1 back) is given.
+  std::function<void(int, uint64_t)> Of(int direction) {
+    if (!tell_) return nullptr;
+    return [this, direction](int lower, uint64_t nodes) {
+      nodes_[direction].store(nodes, std::memory_order_relaxed);
+      std::lock_guard<std::mutex> lock(mutex_);
+      lower_ = std::max(lower_, lower);
+      tell_(lower_, nodes_[0].load(std::memory_order_relaxed) +
+                        nodes_[1].load(std::memory_order_relaxed));
+    };
+  }
+
+ private:
+  const std::function<void(int, uint64_t)>& tell_;
+  std::atomic<uint64_t> nodes_[2] = {0, 0};
+  std::mutex mutex_;
+  int lower_ = 0;
+};
+
+// The two counts in turns, a stage at a time, the one that has done less
+// work next: the two take the same share whatever their stages' sizes. A
+// node limit holds for the two together.
+absl::Status TakeTurns(Count& ahead, Count& back, const FinishOptions& options) {
+  // Each count's stages within what the two together have left.
+  auto within_limit = [&](Count& count) {
+    if (options.node_limit == 0) return true;
+    const uint64_t used = ahead.NodesUsed() + back.NodesUsed();
+    if (used >= options.node_limit) return false;
+    count.SetNodeLimit(count.NodesUsed() + (options.node_limit - used));
+    return true;
+  };
+  absl::StatusOr<bool> done = back.Start();
+  while (done.ok() && !*done) {
+    const bool back_turn = back.WorkDone() <= ahead.WorkDone();
+    Count& count = back_turn ? back : ahead;
+    const Count& other = back_turn ? ahead : back;
+    count.LearnFrom(other.Share());
+    if (count.concluded() || !within_limit(count)) break;
+    done = count.Next();
+  }
+  return done.status();
+}
+
+// The two counts side by side, a thread each, each taking the other's
+// findings before each of its stages, until either concludes (its word
+// stops the other's searches where they stand) or its limits are spent.
+absl::Status RunSideBySide(Count& ahead, Count& back, ThreadPool& pool) {
+  std::atomic<bool> stop{false};
+  ahead.SetStop(&stop);
+  back.SetStop(&stop);
+  Count* const counts[2] = {&ahead, &back};
+  std::mutex mutex;  // guards shared
+  Count::Findings shared[2] = {ahead.Share(), {}};
+  absl::Status status[2];
+  pool.Run(0, 2, 1, [&](uint64_t direction, uint64_t, int) {
+    Count& count = *counts[direction];
+    absl::StatusOr<bool> done = direction == 1 ? count.Start() : false;
+    while (done.ok() && !*done && !stop.load(std::memory_order_relaxed)) {
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        count.LearnFrom(shared[1 - direction]);
+      }
+      if (count.concluded()) break;
+      done = count.Next();
+      std::lock_guard<std::mutex> lock(mutex);
+      shared[direction] = count.Share();
+    }
+    status[direction] = done.status();
+    stop.store(true, std::memory_order_relaxed);
+  });
+  ahead.SetStop(nullptr);
+  back.SetStop(nullptr);
+  return status[0].ok() ? status[1] : status[0];
+}
+
+// A pool of two threads where the options ask for two and nothing rules
+// them out; none otherwise (then the counts take turns).
+std::unique_ptr<ThreadPool> SideBySidePool(const FinishOptions& options) {
+  const int threads = options.threads == 0 ? ThreadPool::Cores() : options.threads;
+  if (threads < 2 || options.node_limit > 0) return nullptr;
+  absl::StatusOr<std::unique_ptr<ThreadPool>> pool = ThreadPool::Make(2);
+  return pool.ok() ? std::move(*pool) : nullptr;  // (no thread to be had: in turns)
+}
+
 // The count from the start to the goal, and where every move can be taken
 // back (steps every way, no jumps: then the count is the same both ways)
-// the count from the goal back to the start, a stage at a time, each
-// taking the other's bound and way: either may prove the count first
-// (docs/scoring.md, "The count back from the goal"). The count back starts
-// once the count to the goal has taken Policy::back_after_nodes.
+// the count from the goal back to the start, each taking the other's bound
+// and way: either may prove the count first (docs/scoring.md, "The count
+// back from the goal"). The count back starts once the count to the goal
+// has taken Policy::back_after_nodes; then the two take turns, or run side
+// by side on two threads (FinishOptions::threads).
 absl::StatusOr<FinishResult> CountBothWays(const Problem& p, const FinishOptions& options,
                                            Clock::time_point start) {
   const bool both = options.techniques.both_ways && Reversible(p);
   Policy policy = PolicyFor(options);
   // The two counts share the bound table's memory.
   if (both) policy.bound_table_entries = std::max<size_t>(policy.bound_table_entries / 2, 1);
-  // Progress is told of the two counts together.
-  const Count* back_count = nullptr;
+  JointProgress progress(options.progress);
   FinishOptions ahead_options = options;
-  if (options.progress)
-    ahead_options.progress = [&](int lower, uint64_t nodes) {
-      options.progress(lower, nodes + (back_count ? back_count->NodesUsed() : 0));
-    };
+  ahead_options.progress = progress.Of(0);
   Count ahead(p, ahead_options, policy, start);
   absl::StatusOr<bool> done = ahead.Start();
   while (done.ok() && !*done &&
@@ -156,36 +251,16 @@ absl::StatusOr<FinishResult> CountBothWays(const Problem& p, const FinishOptions
     FinishOptions back_options = options;
     back_options.pattern_dir.clear();
     back_options.report = nullptr;
-    if (options.progress)
-      back_options.progress = [&](int lower, uint64_t nodes) {
-        options.progress(lower, nodes + ahead.NodesUsed());
-      };
+    back_options.progress = progress.Of(1);
     Policy back_policy = policy;
     back_policy.large_pdb_seconds = policy.back_large_pdb_seconds;
     back_policy.large_pdb_after_nodes = policy.back_large_pdb_after_nodes;
     Count back(back_problem, back_options, back_policy, start);
-    back_count = &back;
-    // Each count's stages within what the two together have left.
-    auto within_limit = [&](Count& count) {
-      if (options.node_limit == 0) return true;
-      const uint64_t used = ahead.NodesUsed() + back.NodesUsed();
-      if (used >= options.node_limit) return false;
-      count.SetNodeLimit(count.NodesUsed() + (options.node_limit - used));
-      return true;
-    };
-    done = back.Start();
-    while (done.ok() && !*done) {
-      // The count that has done less work goes on: the two take the same
-      // share whatever their stages' sizes.
-      const bool back_turn = back.WorkDone() <= ahead.WorkDone();
-      Count& count = back_turn ? back : ahead;
-      const Count& other = back_turn ? ahead : back;
-      count.LearnFrom(other);
-      if (count.concluded() || !within_limit(count)) break;
-      done = count.Next();
-    }
-    if (!done.ok()) return done.status();
-    ahead.LearnFrom(back);
+    const std::unique_ptr<ThreadPool> pool = SideBySidePool(options);
+    if (absl::Status s = pool ? RunSideBySide(ahead, back, *pool) : TakeTurns(ahead, back, options);
+        !s.ok())
+      return s;
+    ahead.LearnFrom(back.Share());
     absl::StatusOr<FinishResult> result = ahead.Result();
     if (result.ok()) result->nodes += back.NodesUsed();
     return result;

@@ -229,7 +229,7 @@ std::vector<PieceMove> GroupBound::WayWith(uint32_t part, const std::vector<Piec
 }
 
 bool GroupBound::OutOfBudget(const SearchLimits& limits, uint64_t nodes) {
-  return nodes >= limits.max_nodes || Clock::now() >= limits.deadline;
+  return nodes >= limits.max_nodes || limits.TimeUp();
 }
 
 bool GroupBound::Touch(uint32_t a, uint32_t b) const {

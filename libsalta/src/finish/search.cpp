@@ -158,14 +158,13 @@ void Ida::SetStartSplits(const std::vector<StartSplit>& splits) {
 
 bool Ida::Stop() {
   if (nodes_ >= limits_.max_nodes) return true;
-  return (nodes_ & 1023) == 0 && limits_.deadline != Clock::time_point::max() &&
-         Clock::now() >= limits_.deadline;
+  return (nodes_ & 1023) == 0 && limits_.TimeUp();
 }
 
 Ida::Outcome Ida::Run(int& lower, int stop_at, const SearchLimits& limits, TieOrder order,
                       std::vector<PieceMove>& path) {
   limits_ = limits;
-  bounds_.set_deadline(limits.deadline);
+  bounds_.set_limits(limits);
   order_ = order;
   aborted_ = false;
   h_.Set(sq_);
@@ -377,9 +376,7 @@ bool BeamSearch(const Problem& p, const Heuristic& bound, int width, TieOrder or
     candidates.clear();
     for (int32_t at : layer) {
       if (nodes - first_nodes >= limits.max_nodes) return false;
-      if ((nodes & 63) == 0 && limits.deadline != Clock::time_point::max() &&
-          Clock::now() >= limits.deadline)
-        return false;
+      if ((nodes & 63) == 0 && limits.TimeUp()) return false;
       ++nodes;
       const Node node = nodes_kept[at];
       h.Set(node.sq);

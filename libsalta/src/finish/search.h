@@ -15,20 +15,11 @@
 
 #include "finish/bound_table.h"
 #include "finish/heuristic.h"
+#include "finish/limits.h"
 #include "finish/pattern_db.h"
 #include "finish/problem.h"
 
 namespace salta::finish_internal {
-
-// No limit on nodes.
-inline constexpr uint64_t kNoNodeLimit = std::numeric_limits<uint64_t>::max();
-
-// When a search must stop: a total node count (it searches no more nodes
-// than that, none where it is 0) or a time.
-struct SearchLimits {
-  uint64_t max_nodes = kNoNodeLimit;
-  Clock::time_point deadline = Clock::time_point::max();
-};
 
 // How a search orders placements of equal bound. Two orders find different
 // ways; neither is better on every position.

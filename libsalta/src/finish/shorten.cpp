@@ -285,7 +285,7 @@ bool ShortenByNeighbourhoods(const Problem& p, int lower, const NeighbourhoodOpt
   Inserter inserter(p);
   for (const uint64_t first = rounds; int(best.size()) > lower; ++rounds) {
     if (rounds - first >= limits.max_nodes) break;
-    if ((rounds & 15) == 0 && Clock::now() >= limits.deadline) break;
+    if ((rounds & 15) == 0 && limits.TimeUp()) break;
     // The squares each piece stands on along the way.
     std::array<Bitboard, kMaxPiecesInProblem> squares{};
     for (int i = 0; i < p.k; ++i) squares[i] = SquareBit(p.start[i]);
