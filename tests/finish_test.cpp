@@ -22,9 +22,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "finish/policy.h"
 #include "salta/game.h"
 #include "salta/movegen.h"
 #include "salta/notation.h"
+#include "salta/parallel.h"
 #include "salta/replay.h"
 #include "salta/selfplay.h"
 #include "salta/store.h"
@@ -965,6 +967,50 @@ TEST(Finish, TheCountBackFromTheGoalProvesSooner) {
   EXPECT_GE(without->upper, 62);
 }
 
+// The two counts side by side (FinishOptions::threads 2: the count back on a
+// thread of its own), on seed 2 #42 as above, where the count back runs:
+// the count of the turns, exact, and the way replays, run after run (each
+// interleaves the two differently); cut short by a time limit, bounds
+// around it; under a node limit one thread, so the very nodes of the turns.
+TEST(Finish, SideBySideTheCountsAreThoseOfTheTurns) {
+  const auto [side, pos] = FarLinePosition(
+      {"white", "standard move-limit=120", "10x10/3",
+       "w S1i7,S2c9,S3d8,S4h8,S5d6,M1g9,M2e9,M3b6,M4j10,M5d10,U1g7,U2b10,U3a5,U4c7,U5h10,s1i9,"
+       "s2b2,s3c5,s4a3,s5d2,m1h4,m2h6,m3j2,m4e3,m5g3,u1h2,u2f2,u3c1,u4i3,u5a1 240 #"});
+  FinishOptions options = WithGroups(3);
+  options.want_solution = true;
+  options.threads = 2;
+  for (int run = 1; run <= 2; ++run) {
+    const absl::StatusOr<FinishResult> r = MinMovesToFinish(pos, side, options);
+    ASSERT_TRUE(r.ok()) << r.status();
+    ASSERT_TRUE(r->exact) << run;
+    EXPECT_EQ(r->moves(), 62) << run;
+    ExpectSolutionReplays(pos, side, *r, absl::StrCat("run ", run));
+    EXPECT_GT(r->nodes, finish_internal::Policy().back_after_nodes) << run;  // the count back ran
+  }
+  FinishOptions cut = options;
+  cut.time_limit_seconds = 0.3;
+  const absl::StatusOr<FinishResult> bounds = MinMovesToFinish(pos, side, cut);
+  ASSERT_TRUE(bounds.ok()) << bounds.status();
+  EXPECT_LE(bounds->lower, 62);
+  EXPECT_GE(bounds->upper, 62);
+  if (bounds->upper != kUnknownMoves) {
+    EXPECT_TRUE(CheckSolution(pos, side, bounds->solution).ok());
+  }
+
+  FinishOptions limited = options;
+  limited.node_limit = 600000;
+  FinishOptions in_turns = limited;
+  in_turns.threads = 1;
+  const absl::StatusOr<FinishResult> a = MinMovesToFinish(pos, side, limited);
+  const absl::StatusOr<FinishResult> b = MinMovesToFinish(pos, side, in_turns);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_GT(a->nodes, finish_internal::Policy().back_after_nodes);
+  EXPECT_EQ(a->nodes, b->nodes);
+  EXPECT_EQ(a->lower, b->lower);
+  EXPECT_EQ(a->upper, b->upper);
+}
+
 // Bidirectional pathmax (FinishTechniques::pathmax: where a child's bound in
 // the table, less one, exceeds what the iteration leaves its parent, the
 // parent's other children are not searched) and the carried groups'
@@ -1295,6 +1341,18 @@ TEST(Finish, OptionsAreChecked) {
     FinishOptions options;
     options.bound_table_megabytes = mb;
     EXPECT_TRUE(ValidateFinishOptions(options).ok()) << mb;
+  }
+  for (int threads : {-1, ThreadPool::kMaxThreads + 1}) {
+    FinishOptions options;
+    options.threads = threads;
+    absl::StatusOr<FinishResult> r = MinMovesToFinish(start, Side::kWhite, options);
+    EXPECT_TRUE(absl::IsInvalidArgument(r.status())) << threads;
+    EXPECT_NE(r.status().message().find("threads"), std::string::npos) << r.status();
+  }
+  for (int threads : {0, 1, 2, ThreadPool::kMaxThreads}) {
+    FinishOptions options;
+    options.threads = threads;
+    EXPECT_TRUE(ValidateFinishOptions(options).ok()) << threads;
   }
 }
 
