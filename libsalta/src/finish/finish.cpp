@@ -1,7 +1,8 @@
 #include "salta/finish.h"
 
 // The driver: checks the options, then counts (finish/count.h) to the goal
-// and, where moves can be taken back, from the goal back, in turns.
+// and, where moves can be taken back, from the goal back, in turns or side
+// by side.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -192,6 +193,12 @@ absl::Status RunSideBySide(Count& ahead, Count& back, ThreadPool& pool) {
   Count::Findings shared[2] = {ahead.Share(), {}};
   absl::Status status[2];
   pool.Run(0, 2, 1, [&](uint64_t direction, uint64_t, int) {
+    // However this thread's count ends (an exception too), the other's
+    // searches stop.
+    struct StopOnExit {
+      std::atomic<bool>& stop;
+      ~StopOnExit() { stop.store(true, std::memory_order_relaxed); }
+    } stop_on_exit{stop};
     Count& count = *counts[direction];
     absl::StatusOr<bool> done = direction == 1 ? count.Start() : false;
     while (done.ok() && !*done && !stop.load(std::memory_order_relaxed)) {
@@ -205,7 +212,6 @@ absl::Status RunSideBySide(Count& ahead, Count& back, ThreadPool& pool) {
       shared[direction] = count.Share();
     }
     status[direction] = done.status();
-    stop.store(true, std::memory_order_relaxed);
   });
   ahead.SetStop(nullptr);
   back.SetStop(nullptr);
