@@ -986,7 +986,8 @@ TEST(Finish, SideBySideTheCountsAreThoseOfTheTurns) {
     ASSERT_TRUE(r->exact) << run;
     EXPECT_EQ(r->moves(), 62) << run;
     ExpectSolutionReplays(pos, side, *r, absl::StrCat("run ", run));
-    EXPECT_GT(r->nodes, finish_internal::Policy().back_after_nodes) << run;  // the count back ran
+    // (The count back ran: it starts after this many nodes side by side.)
+    EXPECT_GT(r->nodes, finish_internal::Policy().side_by_side_back_after_nodes) << run;
   }
   FinishOptions cut = options;
   cut.time_limit_seconds = 0.3;

@@ -218,13 +218,12 @@ absl::Status RunSideBySide(Count& ahead, Count& back, ThreadPool& pool) {
   return status[0].ok() ? status[1] : status[0];
 }
 
-// A pool of two threads where the options ask for two and nothing rules
-// them out; none otherwise (then the counts take turns).
-std::unique_ptr<ThreadPool> SideBySidePool(const FinishOptions& options) {
+// Whether the options let the two counts run side by side: two threads or
+// more, and no node limit (under one, whether a count is exact must not
+// depend on how two threads interleave).
+bool SideBySide(const FinishOptions& options) {
   const int threads = options.threads == 0 ? ThreadPool::Cores() : options.threads;
-  if (threads < 2 || options.node_limit > 0) return nullptr;
-  absl::StatusOr<std::unique_ptr<ThreadPool>> pool = ThreadPool::Make(2);
-  return pool.ok() ? std::move(*pool) : nullptr;  // (no thread to be had: in turns)
+  return threads >= 2 && options.node_limit == 0;
 }
 
 // The count from the start to the goal, and where every move can be taken
@@ -233,7 +232,8 @@ std::unique_ptr<ThreadPool> SideBySidePool(const FinishOptions& options) {
 // and way: either may prove the count first (docs/scoring.md, "The count
 // back from the goal"). The count back starts once the count to the goal
 // has taken Policy::back_after_nodes; then the two take turns, or run side
-// by side on two threads (FinishOptions::threads).
+// by side on two threads (FinishOptions::threads), the count back started
+// sooner.
 absl::StatusOr<FinishResult> CountBothWays(const Problem& p, const FinishOptions& options,
                                            Clock::time_point start) {
   const bool both = options.techniques.both_ways && Reversible(p);
@@ -245,9 +245,12 @@ absl::StatusOr<FinishResult> CountBothWays(const Problem& p, const FinishOptions
   ahead_options.progress = progress.Of(0);
   Count ahead(p, ahead_options, policy, start);
   absl::StatusOr<bool> done = ahead.Start();
+  const bool side_by_side = both && SideBySide(options);
+  const uint64_t back_after =
+      side_by_side ? policy.side_by_side_back_after_nodes : policy.back_after_nodes;
   while (done.ok() && !*done &&
          (!both || ahead.stage() < Count::Stage::kLarge ||
-          ahead.NodesUsed() < policy.back_after_nodes))
+          ahead.NodesUsed() < back_after))
     done = ahead.Next();
   if (!done.ok()) return done.status();
   if (!*done && both) {
@@ -262,8 +265,11 @@ absl::StatusOr<FinishResult> CountBothWays(const Problem& p, const FinishOptions
     back_policy.large_pdb_seconds = policy.back_large_pdb_seconds;
     back_policy.large_pdb_after_nodes = policy.back_large_pdb_after_nodes;
     Count back(back_problem, back_options, back_policy, start);
-    const std::unique_ptr<ThreadPool> pool = SideBySidePool(options);
-    if (absl::Status s = pool ? RunSideBySide(ahead, back, *pool) : TakeTurns(ahead, back, options);
+    // (Where no thread can be had, in turns: the count is the same.)
+    absl::StatusOr<std::unique_ptr<ThreadPool>> pool =
+        side_by_side ? ThreadPool::Make(2) : absl::UnavailableError("one thread");
+    if (absl::Status s =
+            pool.ok() ? RunSideBySide(ahead, back, **pool) : TakeTurns(ahead, back, options);
         !s.ok())
       return s;
     ahead.LearnFrom(back.Share());

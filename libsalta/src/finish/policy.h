@@ -118,6 +118,11 @@ struct Policy {
   // The count back from the goal starts once the count to the goal has
   // taken this many nodes: most counts take fewer.
   uint64_t back_after_nodes = 400000;
+  // Side by side (FinishOptions::threads), the count back takes nothing
+  // from the count to the goal, so it starts sooner: over the 800 counts
+  // of the eight sets of Speed, in 67 to 73 s for any start from 20,000
+  // to 200,000 nodes (two rounds), 84 s from 400,000, and 110 s in turns.
+  uint64_t side_by_side_back_after_nodes = 100000;
   // The two counts then take turns by work done: nodes, and the large
   // databases built, each placement as 1/144 of a node (set when a
   // four-piece table of 5.5 M placements built in 40 ms, and IDA* searched
