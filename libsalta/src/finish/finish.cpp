@@ -59,9 +59,9 @@ absl::Status ValidateFinishOptions(const FinishOptions& options) {
                                                    kMaxBoundTableMegabytes, " MiB, not ",
                                                    options.bound_table_megabytes));
   if (options.threads < 0 || options.threads > ThreadPool::kMaxThreads)
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the threads of a count must be 0 (every core) to ", ThreadPool::kMaxThreads, ", not ",
-        options.threads));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the threads of a count must be 0 (every core) to ", ThreadPool::kMaxThreads,
+                     ", not ", options.threads));
   return absl::OkStatus();
 }
 
@@ -145,8 +145,8 @@ class JointProgress {
       nodes_[direction].store(nodes, std::memory_order_relaxed);
       std::lock_guard<std::mutex> lock(mutex_);
       lower_ = std::max(lower_, lower);
-      tell_(lower_, nodes_[0].load(std::memory_order_relaxed) +
-                        nodes_[1].load(std::memory_order_relaxed));
+      tell_(lower_,
+            nodes_[0].load(std::memory_order_relaxed) + nodes_[1].load(std::memory_order_relaxed));
     };
   }
 
@@ -249,8 +249,7 @@ absl::StatusOr<FinishResult> CountBothWays(const Problem& p, const FinishOptions
   const uint64_t back_after =
       side_by_side ? policy.side_by_side_back_after_nodes : policy.back_after_nodes;
   while (done.ok() && !*done &&
-         (!both || ahead.stage() < Count::Stage::kLarge ||
-          ahead.NodesUsed() < back_after))
+         (!both || ahead.stage() < Count::Stage::kLarge || ahead.NodesUsed() < back_after))
     done = ahead.Next();
   if (!done.ok()) return done.status();
   if (!*done && both) {
