@@ -21,7 +21,6 @@
 #include "salta/finish.h"
 #include "salta/game.h"
 #include "salta/notation.h"
-#include "salta/parallel.h"
 #include "salta/reach.h"
 #include "salta/record.h"
 #include "salta/replay.h"
@@ -162,14 +161,12 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
       ->capture_default_str()
       ->transform(salta::tools::Real(0, 1e9));
   salta::tools::AddBoundTableOption(app, bound_table_mb);
-  app.add_option("--threads", threads,
-                 "Threads a count may run on: 1, or 2 or more (0: every core) to count from the "
-                 "goal back on a thread of its own, side by side with the count to the goal, where "
-                 "both directions apply (steps only): a slow count ends in about half the time. A "
-                 "count never uses more than 2. The counts are the same; nodes may differ from run "
-                 "to run")
-      ->capture_default_str()
-      ->transform(salta::tools::Integer(0, salta::ThreadPool::kMaxThreads));
+  salta::tools::AddThreadsOption(app, threads)
+      ->description(
+          "Threads a count may run on: 1, or 2 or more (0: every core) to count from the goal "
+          "back on a thread of its own, side by side with the count to the goal, where both "
+          "directions apply (steps only): a slow count ends in about half the time. A count "
+          "never uses more than 2. The counts are the same; nodes may differ from run to run");
   auto* solution_opt = app.add_flag(
       "--solution", solution,
       "Also print a move sequence for each side: optimal when the count is exact, else "

@@ -12,10 +12,15 @@ int ThreadPool::Cores() {
   return std::max(1, int(std::thread::hardware_concurrency()));
 }
 
-absl::StatusOr<std::unique_ptr<ThreadPool>> ThreadPool::Make(int threads) {
+absl::Status ThreadPool::CheckThreads(int threads) {
   if (threads < 0 || threads > kMaxThreads)
     return absl::InvalidArgumentError(absl::StrCat(
         "thread count ", threads, " is out of range: use 0 (every core) to ", kMaxThreads));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<ThreadPool>> ThreadPool::Make(int threads) {
+  if (absl::Status s = CheckThreads(threads); !s.ok()) return s;
   if (threads == 0) threads = Cores();
   std::unique_ptr<ThreadPool> pool(new ThreadPool(threads));
   if (pool->threads() != threads)

@@ -128,10 +128,7 @@ absl::Status CheckDepth(const Position& root, int depth) {
 }
 
 absl::Status CheckOptions(const PerftOptions& options) {
-  if (options.threads < 0 || options.threads > ThreadPool::kMaxThreads)
-    return absl::InvalidArgumentError(absl::StrCat("thread count ", options.threads,
-                                                   " is out of range: use 0 (every core) to ",
-                                                   ThreadPool::kMaxThreads));
+  if (absl::Status s = ThreadPool::CheckThreads(options.threads); !s.ok()) return s;
   if (options.hash_mb < 0 || options.hash_mb > (1 << 20))
     return absl::InvalidArgumentError(
         absl::StrCat("hash size ", options.hash_mb, " MB is out of range: use 0 to 1048576"));

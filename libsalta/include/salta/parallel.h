@@ -29,6 +29,9 @@ class ThreadPool {
   // threads: 0 uses every core. An error above kMaxThreads or below 0, or
   // when a thread cannot be started.
   static absl::StatusOr<std::unique_ptr<ThreadPool>> Make(int threads);
+  // Whether `threads` is a thread count Make takes (0 to kMaxThreads): the
+  // check every option of threads shares.
+  static absl::Status CheckThreads(int threads);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;

@@ -58,10 +58,8 @@ absl::Status ValidateFinishOptions(const FinishOptions& options) {
     return absl::InvalidArgumentError(absl::StrCat("the bound table's memory must be 1 to ",
                                                    kMaxBoundTableMegabytes, " MiB, not ",
                                                    options.bound_table_megabytes));
-  if (options.threads < 0 || options.threads > ThreadPool::kMaxThreads)
-    return absl::InvalidArgumentError(
-        absl::StrCat("the threads of a count must be 0 (every core) to ", ThreadPool::kMaxThreads,
-                     ", not ", options.threads));
+  if (absl::Status s = ThreadPool::CheckThreads(options.threads); !s.ok())
+    return absl::InvalidArgumentError(absl::StrCat("the threads of a count: ", s.message()));
   return absl::OkStatus();
 }
 
@@ -265,10 +263,12 @@ absl::StatusOr<FinishResult> CountBothWays(const Problem& p, const FinishOptions
     back_policy.large_pdb_after_nodes = policy.back_large_pdb_after_nodes;
     Count back(back_problem, back_options, back_policy, start);
     // (Where no thread can be had, in turns: the count is the same.)
-    absl::StatusOr<std::unique_ptr<ThreadPool>> pool =
-        side_by_side ? ThreadPool::Make(2) : absl::UnavailableError("one thread");
-    if (absl::Status s =
-            pool.ok() ? RunSideBySide(ahead, back, **pool) : TakeTurns(ahead, back, options);
+    std::unique_ptr<ThreadPool> pool;
+    if (absl::StatusOr<std::unique_ptr<ThreadPool>> made =
+            side_by_side ? ThreadPool::Make(2) : nullptr;
+        made.ok())
+      pool = std::move(*made);
+    if (absl::Status s = pool ? RunSideBySide(ahead, back, *pool) : TakeTurns(ahead, back, options);
         !s.ok())
       return s;
     ahead.LearnFrom(back.Share());
