@@ -475,7 +475,8 @@ bool* TechniqueFlag(salta::FinishTechniques& t, const std::string& name) {
                                                  {"carried_databases", &t.carried_databases},
                                                  {"both_ways", &t.both_ways},
                                                  {"pair_bound", &t.pair_bound},
-                                                 {"pairs_in_sets", &t.pairs_in_sets}};
+                                                 {"pairs_in_sets", &t.pairs_in_sets},
+                                                 {"cone_table", &t.cone_table}};
   for (const auto& [n, flag] : flags)
     if (name == n) return flag;
   return nullptr;

@@ -331,7 +331,7 @@ uint64_t Sparser(uint64_t stride, uint64_t factor) {
 // not change. Without the quick first search every count goes through the
 // beam search, the bound of merged groups and the later stages.
 std::vector<FinishOptions> TechniqueSets() {
-  std::vector<FinishOptions> sets(23);
+  std::vector<FinishOptions> sets(24);
   // 0: as used (move pruning off).
   sets[1].techniques.quick_search = false;
   sets[2].techniques.quick_search = false;
@@ -344,7 +344,7 @@ std::vector<FinishOptions> TechniqueSets() {
   sets[5].techniques.quick_search = false;
   sets[5].techniques.group_bound = false;
   sets[6].techniques =
-      FinishTechniques{false, false, false, false, false, false, false, false, false,
+      FinishTechniques{false, false, false, false, false, false, false, false, false, false,
                        false, false, false, false, false, false, false, false, false};
   sets[6].pattern_group_size = 0;
   // The same with the count back from the goal: where every move can be
@@ -387,6 +387,9 @@ std::vector<FinishOptions> TechniqueSets() {
   sets[21].techniques.pair_bound = false;
   sets[22].techniques.quick_search = false;
   sets[22].techniques.pairs_in_sets = false;
+  // Where pieces jump forward: the search, not the table of the cones.
+  sets[23].techniques.quick_search = false;
+  sets[23].techniques.cone_table = false;
   return sets;
 }
 

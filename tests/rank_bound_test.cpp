@@ -35,6 +35,7 @@ TEST(RankBound, NeverExceedsTheCountOnEveryPlacement) {
     const bool applies = c.overrides.empty() || c.overrides[0] != "jump-dir=any";
     FinishOptions without;
     without.techniques.rank_bound = false;
+    without.techniques.cone_table = false;
     int checked = 0, tight = 0;
     absl::StatusOr<PlacementIndex> index = PlacementIndex::Make(n, k);
     ASSERT_TRUE(index.ok()) << index.status();
@@ -66,9 +67,10 @@ TEST(RankBound, NeverExceedsTheCountOnEveryPlacement) {
   }
 }
 
-// The forward preset's start on 10x10 with one row: the bound at the start
-// is above the per-piece distances' and below the count, which it leaves
-// unchanged.
+// The forward preset's start on 10x10 with one row, counted by the search
+// (not the cone table): the bound at the start is above the per-piece
+// distances' and below the count, which it leaves unchanged; the count is
+// the cone table's too.
 TEST(RankBound, ForwardStartCountIsUnchanged) {
   absl::StatusOr<const Variant*> v = MakeVariant("forward", {}, 10, 1);
   ASSERT_TRUE(v.ok()) << v.status();
@@ -80,13 +82,17 @@ TEST(RankBound, ForwardStartCountIsUnchanged) {
   const std::vector<Bitboard> reach = RelaxedMoves(p);
   for (int i = 0; i < p.k; ++i) distances += RelaxedDistances(p, reach, p.target[i])[p.start[i]];
   const int b = bound->values[bound->Index(p.start, p.k)];
-  FinishOptions with, without;
+  FinishOptions with, without, cones;
+  with.techniques.cone_table = false;
+  without.techniques.cone_table = false;
   without.techniques.rank_bound = false;
   absl::StatusOr<FinishResult> a = MinMovesToFinish(start, Side::kWhite, with);
   absl::StatusOr<FinishResult> c = MinMovesToFinish(start, Side::kWhite, without);
-  ASSERT_TRUE(a.ok() && c.ok());
-  ASSERT_TRUE(a->exact && c->exact);
+  absl::StatusOr<FinishResult> t = MinMovesToFinish(start, Side::kWhite, cones);
+  ASSERT_TRUE(a.ok() && c.ok() && t.ok());
+  ASSERT_TRUE(a->exact && c->exact && t->exact);
   EXPECT_EQ(a->moves(), c->moves());
+  EXPECT_EQ(t->moves(), a->moves());
   EXPECT_GT(b, distances);
   EXPECT_LE(b, a->moves());
   EXPECT_LT(a->nodes, c->nodes);

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "absl/strings/str_cat.h"
+#include "finish/cone_table.h"
 #include "finish/rank_bound.h"
 #include "finish/shorten.h"
 
@@ -76,6 +77,8 @@ absl::StatusOr<bool> Count::Start() {
       unreachable_ = true;
       return true;
     }
+  // Where every move goes forward and the pieces are few, the count at once.
+  if (options_.techniques.cone_table && ConeCount()) return true;
   // Small databases (three pieces, milliseconds to build) unless the
   // large ones are in memory: most counts need no more. (None where
   // pieces can jump.)
@@ -298,6 +301,24 @@ bool Count::RunIda(uint64_t nodes) {
   if (outcome == Ida::Outcome::kUnreachable) unreachable_ = true;
   if (outcome == Ida::Outcome::kSolved) Offer(std::move(path));
   return outcome != Ida::Outcome::kStopped || Proven();
+}
+
+bool Count::ConeCount() {
+  const uint64_t placements = ConePlacements(p_);
+  if (placements == 0 || placements > policy_.cone_table_placements || placements > NodesLeft())
+    return false;
+  ConeTable table;
+  if (!BuildConeTable(p_, limits_, table)) return false;
+  nodes_ += placements;
+  const uint8_t count = table.values[table.IndexOf(p_.start, p_.k)];
+  if (count == ConeTable::kNone) {
+    unreachable_ = true;
+    return true;
+  }
+  lower_ = count;
+  best_ = ConeWay(p_, table);
+  found_ = true;
+  return true;
 }
 
 bool Count::Neighbourhoods(uint64_t rounds) {

@@ -110,6 +110,10 @@ class Count {
   // search stops before its first node.
   SearchLimits Limits(uint64_t nodes, uint64_t own) const;
 
+  // Where the cone table applies (cone_table.h) and fits the policy and
+  // the node limit: the count from it; true when that concludes the count.
+  bool ConeCount();
+
   // IDA* within `nodes` more nodes (0: the limits only); true when the
   // count is concluded (found, proven or unreachable).
   bool RunIda(uint64_t nodes);

@@ -135,6 +135,10 @@ struct Policy {
   // quarter of a second) only with at least this much time left: a count
   // under a shorter limit keeps to it.
   double large_pdb_load_seconds = 0.5;
+  // The most placements a count's cone table (cone_table.h) may have: a byte
+  // each, each placement a node. The forward preset's start on 10x10 with
+  // one row has 3.6 M.
+  uint64_t cone_table_placements = uint64_t(1) << 24;
 };
 
 }  // namespace salta::finish_internal
