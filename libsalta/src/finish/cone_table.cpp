@@ -49,7 +49,7 @@ uint64_t ConePlacements(const Problem& p) {
 
 bool BuildConeTable(const Problem& p, const SearchLimits& limits, ConeTable& table) {
   const uint64_t placements = MakeCones(p, table);
-  std::vector<uint8_t>& values = table.values;
+  auto& values = table.values;
   values.assign(placements, ConeTable::kNone);
   // The placement of the highest index (every piece on the last square of
   // its cone: its target, the one square of the cone's highest rank) down

@@ -16,6 +16,7 @@
 
 #include "finish/limits.h"
 #include "finish/problem.h"
+#include "huge_page_allocator.h"
 
 namespace salta::finish_internal {
 
@@ -27,8 +28,10 @@ struct ConeTable {
   std::array<std::vector<int8_t>, kMaxPiecesInProblem> cone;
   std::array<std::array<int8_t, kMaxSquares>, kMaxPiecesInProblem> place{};
   std::array<uint64_t, kMaxPiecesInProblem> stride{};
-  // values[index]: the placement's count (kNone: none).
-  std::vector<uint8_t> values;
+  // values[index]: the placement's count (kNone: none). On huge pages: the
+  // 3.6 MB of the forward start on 10x10 took about 8 ms of page faults
+  // on small ones, of a count of 0.14 s.
+  std::vector<uint8_t, HugePageAllocator<uint8_t>> values;
 
   uint64_t IndexOf(const Squares& sq, int k) const {
     uint64_t index = 0;

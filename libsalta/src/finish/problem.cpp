@@ -47,6 +47,11 @@ Problem MakeProblem(const Position& pos, Side side) {
     }
   }
   p.jumps = r.jump_over == JumpOver::kAny;
+  const std::array<Direction, 4>& jump_dirs = p.variant->jump_dirs(Side::kWhite);
+  for (Square s = 0; s < p.n; ++s)
+    for (int d = 0; d < p.variant->num_jump_dirs(); ++d)
+      if (const Square over = p.g->neighbor(s, jump_dirs[d]); over != kNoSquare)
+        p.jump_over[s] |= SquareBit(over);
   p.steps_only = !p.jumps;
   p.forward_only = r.steps == Steps::kForward && (!p.jumps || r.jump_dir == JumpDir::kForward);
   return p;

@@ -64,6 +64,9 @@ struct Problem {
   std::array<std::array<uint8_t, kMaxSquares>, kMaxSquares> dist{};
   // Jumps over own pieces exist on the clear board (jump-over=any).
   bool jumps = false;
+  // jump_over[s]: the squares next to s in a jump direction; a piece on s
+  // can jump only where one of them holds a piece.
+  std::array<Bitboard, kMaxSquares> jump_over{};
   // Without jumps every move changes the sum of ranks by one: every count
   // of a placement has the parity of its rank sum to the goal's.
   bool steps_only = true;
@@ -98,7 +101,7 @@ struct Problem {
       const int t = step_to[s][d];
       if (t >= 0 && !Contains(occ, t)) f(Square(t), false);
     }
-    if (!jumps) return;
+    if (!jumps || !(occ & jump_over[s])) return;
     for (Bitboard t = JumpsFrom(s, occ & ~SquareBit(s)); t;) f(PopLowest(t), true);
   }
   // Whether the move is possible in the placement with occupancy occ.
