@@ -102,8 +102,8 @@ struct FinishTechniques {
   // pieces or more (the tangle in the goal, large merges) take the bound
   // of pairs in conflict of their pieces into their bound too.
   bool pairs_in_sets = true;
-  // Where every move goes forward and the pieces are few (the forward
-  // preset's boards of one row: five pieces on 10x10 that jump): every
+  // Where pieces jump, every move goes forward and the pieces are few (the
+  // forward preset's boards of one row: five pieces on 10x10): every
   // placement within the squares each piece can still pass on its way
   // counted in one pass, in falling order (at most 16 M placements), the
   // start's the count, with a shortest way.

@@ -1,13 +1,15 @@
-// The exact count where pieces jump, every move goes forward and the pieces
-// are few (the forward preset's one-row boards: five pieces on 10x10 that
-// jump over each other, where no database applies and the rank bound is far
-// below the count; where pieces only step, the databases do better). A piece then only ever stands
-// in its cone: the squares it can reach from where it stands and still reach its target from (by
-// moves relaxed as if every jump had its piece to jump over). Every placement of the pieces within
-// their cones gets its count, in one pass: ordered by rank within each cone, a move raises its
-// piece's place there, and so the placement's index, so a placement comes after all its successors
-// when the indices are taken from the highest down. No way leaves the cones, so the start's value
-// is the count.
+// The exact count where pieces jump, every move goes forward and the
+// pieces are few (the forward preset's one-row boards: five pieces on
+// 10x10 that jump over each other, where no database applies and the rank
+// bound is far below the count; where pieces only step, the databases do
+// better). A piece then only ever stands in its cone: the squares it can
+// reach from where it stands and still reach its target from (by moves
+// relaxed as if every jump had its piece to jump over). Every placement
+// of the pieces within their cones gets its count, in one pass: ordered
+// by rank within each cone, a move raises its piece's place there, and so
+// the placement's index, so a placement comes after all its successors
+// when the indices are taken from the highest down. No way leaves the
+// cones, so the start's value is the count.
 #pragma once
 
 #include <array>

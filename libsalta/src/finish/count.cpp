@@ -77,7 +77,8 @@ absl::StatusOr<bool> Count::Start() {
       unreachable_ = true;
       return true;
     }
-  // Where every move goes forward and the pieces are few, the count at once.
+  // Where pieces jump, every move goes forward and the pieces are few: the
+  // count at once.
   if (options_.techniques.cone_table && ConeCount()) return true;
   // Small databases (three pieces, milliseconds to build) unless the
   // large ones are in memory: most counts need no more. (None where
@@ -315,8 +316,10 @@ bool Count::ConeCount() {
     unreachable_ = true;
     return true;
   }
+  std::vector<PieceMove> way = ConeWay(p_, table);
+  if (int(way.size()) != count) return false;  // (a defect: the search decides)
   lower_ = count;
-  best_ = ConeWay(p_, table);
+  best_ = std::move(way);
   found_ = true;
   return true;
 }
