@@ -38,10 +38,11 @@ FinishOptions WithoutCones() {
 void CheckCones(const Variant& v, uint64_t stride) {
   const Position start = Position::Start(v);
   const Problem p = MakeProblem(start, Side::kWhite);
-  ASSERT_GT(ConePlacements(p), 0u) << v.rules().ToString();
   ConeTable table;
+  const uint64_t placements = MakeCones(p, table);
+  ASSERT_GT(placements, 0u) << v.rules().ToString();
   ASSERT_TRUE(BuildConeTable(p, SearchLimits{}, table));
-  ASSERT_EQ(table.values.size(), ConePlacements(p));
+  ASSERT_EQ(table.values.size(), placements);
   int checked = 0, unreachable = 0, failures = 0;
   for (uint64_t index = 0; index < table.values.size() && failures < 5; index += stride) {
     std::vector<std::pair<PieceId, Square>> pieces;
@@ -104,7 +105,8 @@ TEST(ConeTable, OnlyWherePiecesJumpAndEveryMoveGoesForward) {
                                          {"standard", {"jump-over=any"}, false}}) {
     const Problem p =
         MakeProblem(Position::Start(MakeV(c.preset, c.overrides, 6, 1)), Side::kBlack);
-    EXPECT_EQ(ConePlacements(p) > 0, c.applies) << c.preset << " " << c.overrides.size();
+    ConeTable table;
+    EXPECT_EQ(MakeCones(p, table) > 0, c.applies) << c.preset << " " << c.overrides.size();
   }
 }
 
@@ -115,7 +117,8 @@ TEST(ConeTable, OnlyWherePiecesJumpAndEveryMoveGoesForward) {
 TEST(ConeTable, TheForwardStartOn10x10) {
   const Position start = Position::Start(MakeV("forward", {}, 10, 1));
   const Problem p = MakeProblem(start, Side::kWhite);
-  const uint64_t placements = ConePlacements(p);
+  ConeTable cones;
+  const uint64_t placements = MakeCones(p, cones);
   ASSERT_GT(placements, 0u);
   EXPECT_LE(placements, Policy{}.cone_table_placements);
   FinishOptions options;
@@ -137,8 +140,7 @@ TEST(ConeTable, TheForwardStartOn10x10) {
   std::atomic<bool> stop{true};
   SearchLimits stopped;
   stopped.stop = &stop;
-  ConeTable table;
-  EXPECT_FALSE(BuildConeTable(p, stopped, table));
+  EXPECT_FALSE(BuildConeTable(p, stopped, cones));
 }
 
 }  // namespace

@@ -4,11 +4,6 @@
 
 namespace salta::finish_internal {
 
-namespace {
-
-// The pieces' cones, places and strides into `table` (not its values); the
-// number of placements within the cones, or 0 where the table does not
-// apply.
 uint64_t MakeCones(const Problem& p, ConeTable& table) {
   if (!p.forward_only || !p.jumps || p.k == 0) return 0;
   const std::vector<Bitboard> reach = RelaxedMoves(p);
@@ -40,16 +35,10 @@ uint64_t MakeCones(const Problem& p, ConeTable& table) {
   return placements;
 }
 
-}  // namespace
-
-uint64_t ConePlacements(const Problem& p) {
-  ConeTable table;
-  return MakeCones(p, table);
-}
-
 bool BuildConeTable(const Problem& p, const SearchLimits& limits, ConeTable& table) {
-  const uint64_t placements = MakeCones(p, table);
   auto& values = table.values;
+  uint64_t placements = 1;
+  for (int i = 0; i < p.k; ++i) placements *= table.cone[i].size();
   values.assign(placements, ConeTable::kNone);
   // The placement of the highest index (every piece on the last square of
   // its cone: its target, the one square of the cone's highest rank) down
@@ -70,11 +59,9 @@ bool BuildConeTable(const Problem& p, const SearchLimits& limits, ConeTable& tab
     } else if (PopCount(occ) == p.k) {
       for (int i = 0; i < p.k; ++i) {
         if (sq[i] == p.target[i]) continue;  // (every move of it leaves its cone)
-        const std::array<int8_t, kMaxSquares>& place = table.place[i];
-        const uint64_t base = index - uint64_t(at[i]) * table.stride[i];
         p.ForEachMoveFrom(sq[i], occ, [&](Square to, bool) {
-          if (place[to] < 0) return;  // (a way through it never reaches the goal)
-          const uint8_t v = values[base + uint64_t(place[to]) * table.stride[i]];
+          if (table.place[i][to] < 0) return;  // (a way through it never reaches the goal)
+          const uint8_t v = values[table.Moved(index, i, sq[i], to)];
           if (v < best - 1) best = uint8_t(v + 1);
         });
       }
@@ -102,14 +89,12 @@ std::vector<PieceMove> ConeWay(const Problem& p, const ConeTable& table) {
     PieceMove next;
     for (int i = 0; i < p.k && next.piece < 0; ++i)
       p.ForEachMoveFrom(sq[i], occ, [&](Square to, bool jump) {
-        const int8_t place = table.place[i][to];
-        if (next.piece >= 0 || place < 0) return;
-        const uint64_t child = index + (uint64_t(place) - table.place[i][sq[i]]) * table.stride[i];
-        if (table.values[child] == left - 1) next = PieceMove{int8_t(i), sq[i], int8_t(to), jump};
+        if (next.piece >= 0 || table.place[i][to] < 0) return;
+        if (table.values[table.Moved(index, i, sq[i], to)] == left - 1)
+          next = PieceMove{int8_t(i), sq[i], int8_t(to), jump};
       });
     if (next.piece < 0) return {};  // (not a table of p)
-    index += (uint64_t(table.place[next.piece][next.to]) - table.place[next.piece][next.from]) *
-             table.stride[next.piece];
+    index = table.Moved(index, next.piece, next.from, next.to);
     sq[next.piece] = next.to;
     way.push_back(next);
     --left;

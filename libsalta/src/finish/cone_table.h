@@ -40,17 +40,24 @@ struct ConeTable {
     for (int i = 0; i < k; ++i) index += uint64_t(place[i][sq[i]]) * stride[i];
     return index;
   }
+  // The index after piece i moves from `from` to `to`, both in its cone
+  // (`to` after `from`: every move goes forward).
+  uint64_t Moved(uint64_t index, int i, Square from, Square to) const {
+    return index + uint64_t(place[i][to] - place[i][from]) * stride[i];
+  }
 };
 
-// The placements of p's pieces within their cones (the table's size), or 0
+// The pieces' cones, places and strides of p into `table` (not its
+// values), and the placements within the cones (the table's size), or 0
 // where the table does not apply: no jumps, a move that does not go
 // forward, or a piece that cannot reach its target. Saturates at
 // UINT64_MAX.
-uint64_t ConePlacements(const Problem& p);
+uint64_t MakeCones(const Problem& p, ConeTable& table);
 
-// The table of p (ConePlacements(p) > 0); false where `limits` stopped it
-// first (time or the other count's word: it looks every 65,536
-// placements; the node limit is the caller's, a placement a node).
+// The values of the table whose cones MakeCones made (of at most a few
+// million placements); false where `limits` stopped it first (time or the
+// other count's word: it looks every 65,536 placements; the node limit is
+// the caller's, a placement a node).
 bool BuildConeTable(const Problem& p, const SearchLimits& limits, ConeTable& table);
 
 // A shortest way from p's start to its goal, by the table (empty where the

@@ -305,10 +305,10 @@ bool Count::RunIda(uint64_t nodes) {
 }
 
 bool Count::ConeCount() {
-  const uint64_t placements = ConePlacements(p_);
+  ConeTable table;
+  const uint64_t placements = MakeCones(p_, table);
   if (placements == 0 || placements > policy_.cone_table_placements || placements > NodesLeft())
     return false;
-  ConeTable table;
   if (!BuildConeTable(p_, limits_, table)) return false;
   nodes_ += placements;
   const uint8_t count = table.values[table.IndexOf(p_.start, p_.k)];
