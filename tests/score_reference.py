@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""salta-score's counts against a plain breadth-first search written here.
+
+A second implementation of the scoring count, in another language, from
+docs/rules.md and docs/scoring.md alone: one side's pieces on a board clear
+of the opponent's, moved by the variant's steps and jumps (over its own
+pieces only), until every piece stands on its target. The positions are the
+final positions of random games (salta-play), each read back with
+salta-show; the tool counts them with salta-score --json, as a user would.
+
+Usage: score_reference.py BIN_DIR [--seed S] [--games G] [--boards 4x1,6x1]
+(games per rule set and board; boards as NxR). A search of over 300,000
+placements is skipped: in Python that takes minutes, and larger boards are
+the C++ tests' (tests/finish_test.cpp). By hand, `--boards 6x2,8x1` checks
+a few of those too.
+Exit status: 0 every count agrees; 1 some count disagrees (printed), or
+none was checked.
+"""
+
+import argparse
+import collections
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+KINDS = "SMU"  # stars, moons, suns: rows 1, 2, 3 as the owner sees them
+
+# The rule sets: a preset and its overrides (docs/rules.md section 5).
+RULE_SETS = [
+    ("standard", []),
+    ("pre1900", []),
+    ("forward", []),
+    ("standard", ["jump-over=any"]),
+    ("standard", ["jump-over=any", "jump-dir=any", "chain=on"]),
+    ("pre1900", ["jump-over=any", "chain=on"]),
+    ("standard", ["steps=forward"]),
+    ("forward", ["chain=off", "jump-dir=any"]),
+    ("forward", ["goal=translate"]),
+]
+
+PRESETS = {
+    "standard": {"steps": "any", "jump-over": "opponent", "jump-dir": "forward",
+                 "chain": "off", "goal": "translate"},
+    "pre1900": {"steps": "any", "jump-over": "opponent", "jump-dir": "forward",
+                "chain": "off", "goal": "mirror"},
+    "forward": {"steps": "forward", "jump-over": "any", "jump-dir": "forward",
+                "chain": "on", "goal": "mirror"},
+}
+
+
+def rules_of(preset, overrides):
+    rules = dict(PRESETS[preset])
+    for o in overrides:
+        key, value = o.split("=")
+        rules[key] = value
+    return rules
+
+
+def dark_squares_of_rank(n, rank):
+    """The dark squares (file, rank) of a 0-based rank, from the a file."""
+    return [(f, rank) for f in range(n) if (f + rank) % 2 == 0]
+
+
+def white_start(n, kind, number):
+    return dark_squares_of_rank(n, kind)[number - 1]
+
+
+def turned(n, sq):
+    return (n - 1 - sq[0], n - 1 - sq[1])
+
+
+def target(n, rows, goal, white, kind, number):
+    """A piece's target square (rules.md section 4)."""
+    if goal == "translate":
+        sq = dark_squares_of_rank(n, kind + n - rows)[number - 1]
+        return sq if white else turned(n, sq)
+    # mirror: the start square of the opponent's piece of that kind and number
+    sq = white_start(n, kind, number)
+    return turned(n, sq) if white else sq
+
+
+def parse_square(text):
+    return (ord(text[0]) - ord("a"), int(text[1:]) - 1)
+
+
+def parse_pieces(position):
+    """{(white, kind, number): square} from a position's text."""
+    field = position.split()[1]
+    pieces = {}
+    if field == "-":
+        return pieces
+    for item in field.split(","):
+        letter = item[0]
+        digits = ""
+        i = 1
+        while item[i].isdigit():
+            digits += item[i]
+            i += 1
+        pieces[(letter.isupper(), KINDS.index(letter.upper()), int(digits))] = \
+            parse_square(item[i:])
+    return pieces
+
+
+class Count:
+    """The clear-board problem of one side, searched breadth first."""
+
+    def __init__(self, n, rules, white):
+        self.n = n
+        fwd = 1 if white else -1
+        self.steps = [(-1, fwd), (1, fwd)]
+        if rules["steps"] == "any":
+            self.steps += [(-1, -fwd), (1, -fwd)]
+        self.jumps = []
+        if rules["jump-over"] == "any":  # only own pieces stand on the board
+            self.jumps = [(-1, fwd), (1, fwd)]
+            if rules["jump-dir"] == "any":
+                self.jumps += [(-1, -fwd), (1, -fwd)]
+        self.chain = rules["chain"] == "on"
+
+    def on_board(self, sq):
+        return 0 <= sq[0] < self.n and 0 <= sq[1] < self.n
+
+    def destinations(self, start, occupied):
+        """Every square the piece on `start` can move to."""
+        out = set()
+        for d in self.steps:
+            to = (start[0] + d[0], start[1] + d[1])
+            if self.on_board(to) and to not in occupied:
+                out.add(to)
+        # Jumps; in a chain the start square is empty and never landed on.
+        others = occupied - {start}
+        visited = {start}
+        stack = [start]
+        while stack:
+            at = stack.pop()
+            for d in self.jumps:
+                over = (at[0] + d[0], at[1] + d[1])
+                to = (at[0] + 2 * d[0], at[1] + 2 * d[1])
+                if (over in others and self.on_board(to) and to not in others
+                        and to not in visited):
+                    visited.add(to)
+                    out.add(to)
+                    if self.chain:
+                        stack.append(to)
+        return out
+
+    def solve(self, squares, targets, limit=300_000):
+        """Fewest moves from `squares` to `targets` (tuples, piece by
+        piece); None when unreachable; raises when the search is too big."""
+        start, goal = tuple(squares), tuple(targets)
+        if not start:
+            return 0
+        if start == goal:
+            return 0
+        seen = {start}
+        frontier = [start]
+        depth = 0
+        while frontier:
+            depth += 1
+            nxt = []
+            for state in frontier:
+                occupied = set(state)
+                for i, sq in enumerate(state):
+                    for to in self.destinations(sq, occupied):
+                        child = state[:i] + (to,) + state[i + 1:]
+                        if child in seen:
+                            continue
+                        if child == goal:
+                            return depth
+                        seen.add(child)
+                        nxt.append(child)
+            if len(seen) > limit:
+                raise RuntimeError("search too big")
+            frontier = nxt
+        return None
+
+
+def run(args, **kw):
+    return subprocess.run(args, capture_output=True, text=True, **kw)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("bin_dir")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--games", type=int, default=8)
+    ap.add_argument("--boards", default="4x1,6x1")
+    args = ap.parse_args()
+    tool = lambda name: os.path.join(args.bin_dir, name)
+    rng = random.Random(args.seed)
+    checked = disagreements = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for preset, overrides in RULE_SETS:
+            rules = rules_of(preset, overrides)
+            rule_flags = [f for o in overrides for f in ("--rule", o)]
+            for geometry in args.boards.split(","):
+                n, rows = (int(x) for x in geometry.split("x"))
+                record = os.path.join(tmp, "games.sgn")
+                plies = rng.randint(2, 8 * n)
+                r = run([tool("salta-play"), "--rules", preset, *rule_flags, "--board", str(n),
+                         "--rows", str(rows), "--games", str(args.games), "--seed",
+                         str(rng.randint(1, 10**6)), "--player", "random", "--max-plies",
+                         str(plies), "-o", record])
+                if r.returncode != 0:
+                    print("salta-play failed:", r.stderr, file=sys.stderr)
+                    return 1
+                for game in range(1, args.games + 1):
+                    shown = run([tool("salta-show"), "--record", record, "--game", str(game)])
+                    position = next(line.split(": ", 1)[1] for line in shown.stdout.splitlines()
+                                    if line.startswith("Position: "))
+                    pieces = parse_pieces(position)
+                    scored = run([tool("salta-score"), "--record", record, "--game", str(game),
+                                  "--side", "both", "--json", "--pattern-dir", ""])
+                    if scored.returncode not in (0,):
+                        print("salta-score failed:", position, scored.stdout, scored.stderr)
+                        disagreements += 1
+                        continue
+                    out = json.loads(scored.stdout)
+                    for white, name in ((True, "white"), (False, "black")):
+                        own = sorted(k for k in pieces if k[0] == white)
+                        squares = [pieces[k] for k in own]
+                        targets = [target(n, rows, rules["goal"], white, k[1], k[2])
+                                   for k in own]
+                        try:
+                            want = Count(n, rules, white).solve(squares, targets)
+                        except RuntimeError:
+                            continue
+                        got = out[name]
+                        ok = got["exact"] and (
+                            (want is None and not got["reachable"]) or
+                            (want is not None and got["reachable"] and got["moves"] == want))
+                        checked += 1
+                        if not ok:
+                            disagreements += 1
+                            print(f"DISAGREE {preset} {' '.join(overrides)} {n}x{n}/{rows} "
+                                  f"{name}: {position}: breadth-first {want}, salta-score "
+                                  f"{json.dumps(got)}")
+    print(f"{checked} counts checked, {disagreements} disagree")
+    return 1 if disagreements or checked == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
