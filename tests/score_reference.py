@@ -7,6 +7,8 @@ of the opponent's, moved by the variant's steps and jumps (over its own
 pieces only), until every piece stands on its target. The positions are the
 final positions of random games (salta-play), each read back with
 salta-show; the tool counts them with salta-score --json, as a user would.
+Half the games stop at a move limit: there the result and score are checked
+against both counts (or the pieces home) by rules.md section 9.
 
 Usage: score_reference.py BIN_DIR [--seed S] [--games G] [--boards 4x1,6x1]
 (games per rule set and board; boards as NxR). A search of over 300,000
@@ -39,15 +41,16 @@ RULE_SETS = [
     ("standard", ["steps=forward"]),
     ("forward", ["chain=off", "jump-dir=any"]),
     ("forward", ["goal=translate"]),
+    ("forward", ["limit-scoring=moves"]),
 ]
 
 PRESETS = {
     "standard": {"steps": "any", "jump-over": "opponent", "jump-dir": "forward",
-                 "chain": "off", "goal": "translate"},
+                 "chain": "off", "goal": "translate", "limit-scoring": "moves"},
     "pre1900": {"steps": "any", "jump-over": "opponent", "jump-dir": "forward",
-                "chain": "off", "goal": "mirror"},
+                "chain": "off", "goal": "mirror", "limit-scoring": "moves"},
     "forward": {"steps": "forward", "jump-over": "any", "jump-dir": "forward",
-                "chain": "on", "goal": "mirror"},
+                "chain": "on", "goal": "mirror", "limit-scoring": "pieces"},
 }
 
 
@@ -178,6 +181,24 @@ class Count:
         return None
 
 
+def limit_score(scoring, counts):
+    """(result, score) of a game stopped by the move limit, neither side
+    home (rules.md section 9, scoring.md's table): counts[side] is (count or
+    None when unreachable, pieces on their targets, completed)."""
+    if scoring == "pieces":
+        w, b = counts["white"][1], counts["black"][1]
+        return ("1-0" if w > b else "0-1" if b > w else "1/2-1/2", abs(w - b))
+    w, b = counts["white"][0], counts["black"][0]
+    if w is None and b is None:
+        return ("1/2-1/2", 0)
+    if w is None:
+        return ("0-1", None)
+    if b is None:
+        return ("1-0", None)
+    b = max(b - 1, 0)  # Black moved second
+    return ("1-0" if w < b else "0-1" if b < w else "1/2-1/2", abs(w - b))
+
+
 def run(args, **kw):
     return subprocess.run(args, capture_output=True, text=True, **kw)
 
@@ -191,7 +212,7 @@ def main():
     args = ap.parse_args()
     tool = lambda name: os.path.join(args.bin_dir, name)
     rng = random.Random(args.seed)
-    checked = disagreements = 0
+    checked = disagreements = scored_games = 0
     with tempfile.TemporaryDirectory() as tmp:
         for preset, overrides in RULE_SETS:
             rules = rules_of(preset, overrides)
@@ -200,7 +221,11 @@ def main():
                 n, rows = (int(x) for x in geometry.split("x"))
                 record = os.path.join(tmp, "games.sgn")
                 plies = rng.randint(2, 8 * n)
-                r = run([tool("salta-play"), "--rules", preset, *rule_flags, "--board", str(n),
+                # Half the games stop at a move limit, scored by both counts.
+                limit = ["--rule", f"move-limit={rng.randint(1, 4 * n)}"] if rng.random() < 0.5 \
+                    else []
+                r = run([tool("salta-play"), "--rules", preset, *rule_flags, *limit,
+                         "--board", str(n),
                          "--rows", str(rows), "--games", str(args.games), "--seed",
                          str(rng.randint(1, 10**6)), "--player", "random", "--max-plies",
                          str(plies), "-o", record])
@@ -219,6 +244,7 @@ def main():
                         disagreements += 1
                         continue
                     out = json.loads(scored.stdout)
+                    counts = {}
                     for white, name in ((True, "white"), (False, "black")):
                         own = sorted(k for k in pieces if k[0] == white)
                         squares = [pieces[k] for k in own]
@@ -228,6 +254,8 @@ def main():
                             want = Count(n, rules, white).solve(squares, targets)
                         except RuntimeError:
                             continue
+                        counts[name] = (want, sum(a == b for a, b in zip(squares, targets)),
+                                        squares == targets and bool(own))
                         got = out[name]
                         ok = got["exact"] and (
                             (want is None and not got["reachable"]) or
@@ -238,7 +266,18 @@ def main():
                             print(f"DISAGREE {preset} {' '.join(overrides)} {n}x{n}/{rows} "
                                   f"{name}: {position}: breadth-first {want}, salta-score "
                                   f"{json.dumps(got)}")
-    print(f"{checked} counts checked, {disagreements} disagree")
+                    if out.get("reason") == "move-limit" and len(counts) == 2 and \
+                            not counts["white"][2] and not counts["black"][2]:
+                        want = limit_score(rules.get("limit-scoring", "moves"), counts)
+                        got = (out["result"], out["score"])
+                        scored_games += 1
+                        if want != got:
+                            disagreements += 1
+                            print(f"DISAGREE {preset} {' '.join(overrides)} {n}x{n}/{rows} "
+                                  f"at the move limit: {position}: expected {want}, "
+                                  f"salta-score {got}")
+    print(f"{checked} counts and {scored_games} move-limit scores checked, "
+          f"{disagreements} disagree")
     return 1 if disagreements or checked == 0 else 0
 
 
