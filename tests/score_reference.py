@@ -7,8 +7,9 @@ of the opponent's, moved by the variant's steps and jumps (over its own
 pieces only), until every piece stands on its target. The positions are the
 final positions of random games (salta-play), each read back with
 salta-show; the tool counts them with salta-score --json, as a user would.
-Half the games stop at a move limit: there the result and score are checked
-against both counts (or the pieces home) by rules.md section 9.
+Where a game is over by a goal or the move limit (half the games have one),
+its result and score are checked against the counts (or the pieces home)
+by rules.md section 9.
 
 Usage: score_reference.py BIN_DIR [--seed S] [--games G] [--boards 4x1,6x1]
 (games per rule set and board; boards as NxR). A search of over 300,000
@@ -50,7 +51,8 @@ PRESETS = {
     "pre1900": {"steps": "any", "jump-over": "opponent", "jump-dir": "forward",
                 "chain": "off", "goal": "mirror", "limit-scoring": "moves"},
     "forward": {"steps": "forward", "jump-over": "any", "jump-dir": "forward",
-                "chain": "on", "goal": "mirror", "limit-scoring": "pieces"},
+                "chain": "on", "goal": "mirror", "limit-scoring": "pieces",
+                "extra-move": "off"},
 }
 
 
@@ -199,8 +201,84 @@ def limit_score(scoring, counts):
     return ("1-0" if w < b else "0-1" if b < w else "1/2-1/2", abs(w - b))
 
 
+def game_score(rules, white_to_move, reason, counts):
+    """(result, score) of a game over by a goal or the move limit (rules.md
+    section 9, the table of scoring.md)."""
+    white_home, black_home = counts["white"][2], counts["black"][2]
+    if white_home and black_home:
+        return ("1/2-1/2", 0)
+    if black_home:
+        return ("0-1", counts["white"][0])
+    if white_home:
+        need = counts["black"][0]
+        # Black's extra move due but not played (or cut off by the limit):
+        # credited as played well, one move less.
+        if rules.get("extra-move", "on") == "on" and (not white_to_move or
+                                                      reason == "move-limit"):
+            if need is None:
+                return ("1-0", None)
+            need = max(need - 1, 0)
+            return ("1-0" if need > 0 else "1/2-1/2", need)
+        return ("1-0", need)
+    return limit_score(rules["limit-scoring"], counts)
+
+
 def run(args, **kw):
     return subprocess.run(args, capture_output=True, text=True, **kw)
+
+
+class Checker:
+    """Compares salta-score with the breadth-first counts, tallying."""
+
+    def __init__(self, bin_dir):
+        self.bin_dir = bin_dir
+        self.checked = self.scored = self.disagreements = 0
+
+    def tool(self, name):
+        return os.path.join(self.bin_dir, name)
+
+    def disagree(self, text):
+        self.disagreements += 1
+        print("DISAGREE", text)
+
+    def check(self, what, position, rules, n, rows, score_args):
+        """One position: both counts, then the result and score where the
+        game is over by a goal or the move limit. Returns the JSON."""
+        scored = run([self.tool("salta-score"), *score_args, "--side", "both", "--json",
+                      "--pattern-dir", ""])
+        if scored.returncode != 0:
+            self.disagree(f"{what}: {position}: salta-score failed: {scored.stdout} "
+                          f"{scored.stderr}")
+            return None
+        out = json.loads(scored.stdout)
+        pieces = parse_pieces(position)
+        counts = {}
+        for white, name in ((True, "white"), (False, "black")):
+            own = sorted(k for k in pieces if k[0] == white)
+            squares = [pieces[k] for k in own]
+            targets = [target(n, rows, rules["goal"], white, k[1], k[2]) for k in own]
+            try:
+                want = Count(n, rules, white).solve(squares, targets)
+            except RuntimeError:
+                continue
+            counts[name] = (want, sum(a == b for a, b in zip(squares, targets)),
+                            squares == targets and bool(own))
+            got = out[name]
+            self.checked += 1
+            if not (got["exact"] and ((want is None and not got["reachable"]) or
+                                      (want is not None and got["reachable"] and
+                                       got["moves"] == want))):
+                self.disagree(f"{what} {name}: {position}: breadth-first {want}, "
+                              f"salta-score {json.dumps(got)}")
+        reason = out.get("reason")
+        if reason in ("goal", "extra-move", "move-limit") and len(counts) == 2:
+            want = game_score(rules, position.split()[0] == "w", reason, counts)
+            got = (out["result"], out["score"])
+            self.scored += 1
+            if want != got:
+                self.disagree(f"{what} {reason}: {position}: expected {want}, "
+                              f"salta-score {got}")
+        return out
 
 
 def main():
@@ -210,9 +288,8 @@ def main():
     ap.add_argument("--games", type=int, default=8)
     ap.add_argument("--boards", default="4x1,6x1")
     args = ap.parse_args()
-    tool = lambda name: os.path.join(args.bin_dir, name)
+    checker = Checker(args.bin_dir)
     rng = random.Random(args.seed)
-    checked = disagreements = scored_games = 0
     with tempfile.TemporaryDirectory() as tmp:
         for preset, overrides in RULE_SETS:
             rules = rules_of(preset, overrides)
@@ -224,61 +301,38 @@ def main():
                 # Half the games stop at a move limit, scored by both counts.
                 limit = ["--rule", f"move-limit={rng.randint(1, 4 * n)}"] if rng.random() < 0.5 \
                     else []
-                r = run([tool("salta-play"), "--rules", preset, *rule_flags, *limit,
-                         "--board", str(n),
-                         "--rows", str(rows), "--games", str(args.games), "--seed",
-                         str(rng.randint(1, 10**6)), "--player", "random", "--max-plies",
-                         str(plies), "-o", record])
+                r = run([checker.tool("salta-play"), "--rules", preset, *rule_flags, *limit,
+                         "--board", str(n), "--rows", str(rows), "--games", str(args.games),
+                         "--seed", str(rng.randint(1, 10**6)), "--player", "random",
+                         "--max-plies", str(plies), "-o", record])
                 if r.returncode != 0:
                     print("salta-play failed:", r.stderr, file=sys.stderr)
                     return 1
+                what = f"{preset} {' '.join(overrides)} {n}x{n}/{rows}"
                 for game in range(1, args.games + 1):
-                    shown = run([tool("salta-show"), "--record", record, "--game", str(game)])
-                    position = next(line.split(": ", 1)[1] for line in shown.stdout.splitlines()
-                                    if line.startswith("Position: "))
-                    pieces = parse_pieces(position)
-                    scored = run([tool("salta-score"), "--record", record, "--game", str(game),
-                                  "--side", "both", "--json", "--pattern-dir", ""])
-                    if scored.returncode not in (0,):
-                        print("salta-score failed:", position, scored.stdout, scored.stderr)
-                        disagreements += 1
-                        continue
-                    out = json.loads(scored.stdout)
-                    counts = {}
-                    for white, name in ((True, "white"), (False, "black")):
-                        own = sorted(k for k in pieces if k[0] == white)
-                        squares = [pieces[k] for k in own]
-                        targets = [target(n, rows, rules["goal"], white, k[1], k[2])
-                                   for k in own]
-                        try:
-                            want = Count(n, rules, white).solve(squares, targets)
-                        except RuntimeError:
-                            continue
-                        counts[name] = (want, sum(a == b for a, b in zip(squares, targets)),
-                                        squares == targets and bool(own))
-                        got = out[name]
-                        ok = got["exact"] and (
-                            (want is None and not got["reachable"]) or
-                            (want is not None and got["reachable"] and got["moves"] == want))
-                        checked += 1
-                        if not ok:
-                            disagreements += 1
-                            print(f"DISAGREE {preset} {' '.join(overrides)} {n}x{n}/{rows} "
-                                  f"{name}: {position}: breadth-first {want}, salta-score "
-                                  f"{json.dumps(got)}")
-                    if out.get("reason") == "move-limit" and len(counts) == 2 and \
-                            not counts["white"][2] and not counts["black"][2]:
-                        want = limit_score(rules.get("limit-scoring", "moves"), counts)
-                        got = (out["result"], out["score"])
-                        scored_games += 1
-                        if want != got:
-                            disagreements += 1
-                            print(f"DISAGREE {preset} {' '.join(overrides)} {n}x{n}/{rows} "
-                                  f"at the move limit: {position}: expected {want}, "
-                                  f"salta-score {got}")
-    print(f"{checked} counts and {scored_games} move-limit scores checked, "
-          f"{disagreements} disagree")
-    return 1 if disagreements or checked == 0 else 0
+                    position = show(checker, ["--record", record, "--game", str(game)])
+                    out = checker.check(what, position, rules, n, rows,
+                                        ["--record", record, "--game", str(game)])
+                    if out and out.get("reason") == "extra-move" and position.startswith("w "):
+                        # The same game before Black's extra move: credited.
+                        ply = int(position.split()[2]) - 1
+                        before = show(checker, ["--record", record, "--game", str(game),
+                                                "--ply", str(ply)])
+                        checker.check(what + " before the extra move", before, rules, n, rows,
+                                      ["--rules", preset, *rule_flags, *limit, "--board",
+                                       str(n), "--rows", str(rows), "--position", before])
+    print(f"{checker.checked} counts and {checker.scored} games' results and scores checked, "
+          f"{checker.disagreements} disagree")
+    return 1 if checker.disagreements or checker.checked == 0 else 0
+
+
+def show(checker, args):
+    """A position's text, as salta-show prints it."""
+    shown = run([checker.tool("salta-show"), *args])
+    for line in shown.stdout.splitlines():
+        if line.startswith("Position: "):
+            return line.split(": ", 1)[1]
+    raise RuntimeError(f"salta-show {' '.join(args)}: no position: {shown.stderr}")
 
 
 if __name__ == "__main__":
