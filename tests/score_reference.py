@@ -21,7 +21,6 @@ none was checked.
 """
 
 import argparse
-import collections
 import json
 import os
 import random
