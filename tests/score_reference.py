@@ -21,6 +21,7 @@ none was checked.
 """
 
 import argparse
+import collections
 import json
 import os
 import random
@@ -46,9 +47,11 @@ RULE_SETS = [
 
 PRESETS = {
     "standard": {"steps": "any", "jump-over": "opponent", "jump-dir": "forward",
-                 "chain": "off", "goal": "translate", "limit-scoring": "moves"},
+                 "chain": "off", "goal": "translate", "limit-scoring": "moves",
+                 "extra-move": "on"},
     "pre1900": {"steps": "any", "jump-over": "opponent", "jump-dir": "forward",
-                "chain": "off", "goal": "mirror", "limit-scoring": "moves"},
+                "chain": "off", "goal": "mirror", "limit-scoring": "moves",
+                "extra-move": "on"},
     "forward": {"steps": "forward", "jump-over": "any", "jump-dir": "forward",
                 "chain": "on", "goal": "mirror", "limit-scoring": "pieces",
                 "extra-move": "off"},
@@ -155,8 +158,6 @@ class Count:
         """Fewest moves from `squares` to `targets` (tuples, piece by
         piece); None when unreachable; raises when the search is too big."""
         start, goal = tuple(squares), tuple(targets)
-        if not start:
-            return 0
         if start == goal:
             return 0
         seen = {start}
@@ -182,14 +183,19 @@ class Count:
         return None
 
 
+# One side's state in a position: its count (None: unreachable), its pieces
+# on their targets, and whether it has completed its goal.
+SideState = collections.namedtuple("SideState", "count home completed")
+
+
 def limit_score(scoring, counts):
     """(result, score) of a game stopped by the move limit, neither side
-    home (rules.md section 9, scoring.md's table): counts[side] is (count or
-    None when unreachable, pieces on their targets, completed)."""
+    home (rules.md section 9, scoring.md's table); counts[side] is a
+    SideState."""
     if scoring == "pieces":
-        w, b = counts["white"][1], counts["black"][1]
+        w, b = counts["white"].home, counts["black"].home
         return ("1-0" if w > b else "0-1" if b > w else "1/2-1/2", abs(w - b))
-    w, b = counts["white"][0], counts["black"][0]
+    w, b = counts["white"].count, counts["black"].count
     if w is None and b is None:
         return ("1/2-1/2", 0)
     if w is None:
@@ -203,16 +209,16 @@ def limit_score(scoring, counts):
 def game_score(rules, white_to_move, reason, counts):
     """(result, score) of a game over by a goal or the move limit (rules.md
     section 9, the table of scoring.md)."""
-    white_home, black_home = counts["white"][2], counts["black"][2]
+    white_home, black_home = counts["white"].completed, counts["black"].completed
     if white_home and black_home:
         return ("1/2-1/2", 0)
     if black_home:
-        return ("0-1", counts["white"][0])
+        return ("0-1", counts["white"].count)
     if white_home:
-        need = counts["black"][0]
+        need = counts["black"].count
         # Black's extra move due but not played (or cut off by the limit):
         # credited as played well, one move less.
-        if rules.get("extra-move", "on") == "on" and (not white_to_move or
+        if rules["extra-move"] == "on" and (not white_to_move or
                                                       reason == "move-limit"):
             if need is None:
                 return ("1-0", None)
@@ -260,8 +266,8 @@ class Checker:
                 want = Count(n, rules, white).solve(squares, targets)
             except RuntimeError:
                 continue
-            counts[name] = (want, sum(a == b for a, b in zip(squares, targets)),
-                            squares == targets and bool(own))
+            counts[name] = SideState(want, sum(a == b for a, b in zip(squares, targets)),
+                                     squares == targets and bool(own))
             got = out[name]
             self.checked += 1
             if not (got["exact"] and ((want is None and not got["reachable"]) or

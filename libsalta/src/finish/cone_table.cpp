@@ -5,6 +5,7 @@
 namespace salta::finish_internal {
 
 uint64_t MakeCones(const Problem& p, ConeTable& table) {
+  table.placements = 0;
   if (!p.forward_only || !p.jumps || p.k == 0) return 0;
   const std::vector<Bitboard> reach = RelaxedMoves(p);
   // Every relaxed move must raise the rank: the order of the pass rests on it.
@@ -32,13 +33,13 @@ uint64_t MakeCones(const Problem& p, ConeTable& table) {
     table.stride[i] = placements;
     placements = placements > UINT64_MAX / cone.size() ? UINT64_MAX : placements * cone.size();
   }
+  table.placements = placements;
   return placements;
 }
 
 bool BuildConeTable(const Problem& p, const SearchLimits& limits, ConeTable& table) {
   auto& values = table.values;
-  uint64_t placements = 1;
-  for (int i = 0; i < p.k; ++i) placements *= table.cone[i].size();
+  const uint64_t placements = table.placements;
   values.assign(placements, ConeTable::kNone);
   // The placement of the highest index (every piece on the last square of
   // its cone: its target, the one square of the cone's highest rank) down

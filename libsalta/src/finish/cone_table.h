@@ -30,6 +30,9 @@ struct ConeTable {
   std::array<std::vector<int8_t>, kMaxPiecesInProblem> cone;
   std::array<std::array<int8_t, kMaxSquares>, kMaxPiecesInProblem> place{};
   std::array<uint64_t, kMaxPiecesInProblem> stride{};
+  // The placements within the cones (the product of their sizes,
+  // saturated at UINT64_MAX): the size of `values` once built.
+  uint64_t placements = 0;
   // values[index]: the placement's count (kNone: none). On huge pages: the
   // 3.6 MB of the forward start on 10x10 took about 8 ms of page faults
   // on small ones, of a count of 0.14 s.
@@ -47,8 +50,8 @@ struct ConeTable {
   }
 };
 
-// The pieces' cones, places and strides of p into `table` (not its
-// values), and the placements within the cones (the table's size), or 0
+// The pieces' cones, places, strides and placements of p into `table`
+// (not its values); returns the placements (the table's size), or 0
 // where the table does not apply: no jumps, a move that does not go
 // forward, or a piece that cannot reach its target. Saturates at
 // UINT64_MAX.
