@@ -1107,6 +1107,9 @@ TEST(ScoreCli, PatternTablesAreBuiltAheadCheckedAndRebuilt) {
   const ToolRun changed = RunTool("--side white --json" + board);
   EXPECT_EQ(changed.status, 0) << changed.out << changed.err;
   EXPECT_TRUE(Has(changed.err, "is damaged")) << changed.err;
+  // Rebuilt here, so the user is not told to delete it and build it again.
+  EXPECT_TRUE(Has(changed.err, "rebuilding it")) << changed.err;
+  EXPECT_FALSE(Has(changed.err, "delete it")) << changed.err;
   EXPECT_EQ(IntOr(ParseOneLine(changed.out)["white"], "moves"), count) << changed.out;
 
   // Another kind of table where a pattern table belongs: an error, and the

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <string>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "raw_table.h"
 #include "rocksdb/db.h"
@@ -249,6 +250,11 @@ TEST_F(StoreTest, ChangedValueIsFound) {
   ASSERT_FALSE(t.ok());
   EXPECT_EQ(t.status().code(), absl::StatusCode::kDataLoss);
   EXPECT_NE(t.status().message().find("is damaged"), std::string::npos) << t.status();
+  // It says what to do, and a caller that rebuilds the table can leave that out.
+  const absl::string_view message = t.status().message();
+  EXPECT_TRUE(absl::EndsWith(message, kRepairAdvice)) << message;
+  EXPECT_EQ(RepairAdviceRemoved(message), message.substr(0, message.size() - kRepairAdvice.size()));
+  EXPECT_EQ(RepairAdviceRemoved("no advice"), "no advice");
 }
 
 // Tables finished before the checksum was StableHash carry FNV-1a over the

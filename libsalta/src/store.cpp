@@ -536,10 +536,8 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Open(const std::string& dir,
   if (!opened.ok()) return opened.status();
   std::unique_ptr<Table> table = std::move(*opened);
   if (!complete)
-    return absl::FailedPreconditionError(
-        absl::StrCat("table ", dir,
-                     " is incomplete (half-written: no completion record); delete it and "
-                     "build it again"));
+    return absl::FailedPreconditionError(absl::StrCat(
+        "table ", dir, " is incomplete (half-written: no completion record)", kRepairAdvice));
   std::vector<absl::string_view> parts = absl::StrSplit(*complete, ' ');
   uint64_t want_count = 0, want_sum = 0;
   Checksum kind = Checksum::kFnv1a;
@@ -572,7 +570,7 @@ absl::Status Table::ForEachVerified(
     return absl::DataLossError(
         absl::StrCat("table ", dir_, " is damaged: it holds ", count, " entries with checksum ",
                      absl::Hex(sum), ", its completion record says ", count_, " with checksum ",
-                     absl::Hex(checksum_), "; delete it and build it again"));
+                     absl::Hex(checksum_), kRepairAdvice));
   return absl::OkStatus();
 }
 

@@ -32,6 +32,19 @@ class PinnableSlice;
 
 namespace salta {
 
+// What Open()'s messages for a damaged or half-written table end with: what
+// a user does about it. A caller that rebuilds the table itself leaves it
+// out (RepairAdviceRemoved).
+inline constexpr absl::string_view kRepairAdvice = "; delete it and build it again";
+
+// `message` without kRepairAdvice at its end.
+inline absl::string_view RepairAdviceRemoved(absl::string_view message) {
+  if (message.size() >= kRepairAdvice.size() &&
+      message.substr(message.size() - kRepairAdvice.size()) == kRepairAdvice)
+    message.remove_suffix(kRepairAdvice.size());
+  return message;
+}
+
 struct TableMeta {
   std::string kind;        // what the table holds, e.g. "finish-pdb", "endgame"
   int version = 1;         // the format version of that kind

@@ -593,7 +593,8 @@ absl::StatusOr<bool> ReplacesStored(const absl::Status& s, StoredFormat format, 
       source.report(absl::StrCat(what, " (build the tables again ahead): ", s.message()));
     return absl::NotFoundError("no whole table");
   }
-  if (damaged && source.report) source.report(absl::StrCat(what, ", rebuilding it: ", s.message()));
+  if (damaged && source.report)
+    source.report(absl::StrCat(what, ", rebuilding it: ", RepairAdviceRemoved(s.message())));
   return damaged;
 }
 
