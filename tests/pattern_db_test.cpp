@@ -5,13 +5,18 @@
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <initializer_list>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "plain_group_counts.h"
 #include "raw_table.h"
 #include "salta/game.h"
@@ -148,6 +153,60 @@ TEST(PatternDb, ATableOfAnotherFormatIsStoredAgain) {
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   EXPECT_EQ(format, StoredFormat::kCurrent);
   EXPECT_EQ((*loaded)->values, db->values);
+  std::filesystem::remove_all(path);
+}
+
+// A table is written under a scratch name and renamed into place. The
+// scratch is removed where the table cannot be written, and so are those
+// of the same table that processes of this machine no longer running left
+// (killed while storing); another running process's is left alone.
+TEST(PatternDb, StoringLeavesNoScratchBehind) {
+  char path[] = "/tmp/salta_pattern_db_XXXXXX";
+  ASSERT_NE(mkdtemp(path), nullptr);
+  const std::string dir = std::string(path) + "/table";
+  // dir.new-HOST-PID-SERIAL, with the PID and serial cut off.
+  const std::string mine = ScratchDirOf(dir);
+  const std::string prefix = mine.substr(0, mine.rfind('-', mine.rfind('-') - 1) + 1);
+  ASSERT_EQ(prefix.rfind(dir + ".new-", 0), 0u) << mine;
+  const pid_t gone = fork();
+  ASSERT_GE(gone, 0);
+  if (gone == 0) _exit(0);
+  ASSERT_EQ(waitpid(gone, nullptr, 0), gone);
+  const std::string abandoned = absl::StrCat(prefix, gone, "-3");
+  const std::string running = absl::StrCat(prefix, getppid(), "-0");
+  const std::string other_host = absl::StrCat(dir, ".new-", gone, "-0");
+  for (const std::string& d : {abandoned, running, other_host}) {
+    std::filesystem::create_directories(d);
+    std::ofstream(d + "/000001.sst") << "half a table";
+  }
+  auto scratches = [&] {
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(path))
+      names.push_back(e.path().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  const TableMeta meta{"finish-test", 1, "6x6", "standard", ""};
+
+  const absl::Status failed = StoreTable(dir, meta, true, false, [](Table& table) {
+    if (absl::Status s = table.Put("a", "b"); !s.ok()) return s;
+    return absl::DataLossError("the write failed");
+  });
+  EXPECT_EQ(failed.code(), absl::StatusCode::kDataLoss) << failed;
+  std::vector<std::string> want = {running, other_host};
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(scratches(), want);
+
+  ASSERT_TRUE(
+      StoreTable(dir, meta, true, false, [](Table& table) { return table.Put("a", "b"); }).ok());
+  want.push_back(dir);
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(scratches(), want);
+  absl::StatusOr<std::unique_ptr<Table>> stored = Table::Open(dir, meta);
+  ASSERT_TRUE(stored.ok()) << stored.status();
+  absl::StatusOr<std::optional<std::string>> value = (*stored)->Get("a");
+  ASSERT_TRUE(value.ok() && value->has_value()) << value.status();
+  EXPECT_EQ(**value, "b");
   std::filesystem::remove_all(path);
 }
 

@@ -1,17 +1,22 @@
 #include "finish/pattern_db.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <map>
 #include <mutex>
 #include <type_traits>
 
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "machine.h"
 #include "salta/notation.h"
 #include "salta/parallel.h"
@@ -331,37 +336,6 @@ absl::Status NotOpened(const std::string& dir, const TableMeta& want, const absl
   return absl::DataLossError(s.message());
 }
 
-// Writes a table at `dir` by `write`, under a name of its own, then renamed
-// into place: other processes only ever see complete tables, and two
-// processes storing the same table at once do not meet. `replace`: the
-// table now there (damaged, or outdated) is replaced.
-absl::Status StoreTable(const std::string& dir, const TableMeta& meta, bool uncompressed,
-                        bool replace, const std::function<absl::Status(Table&)>& write) {
-  static std::atomic<uint64_t> serial{0};
-  const std::string scratch = absl::StrCat(dir, ".new-", getpid(), "-", serial++);
-  {
-    Table::CreateOptions create;
-    create.replace = true;
-    create.uncompressed = uncompressed;
-    absl::StatusOr<std::unique_ptr<Table>> table = Table::Create(scratch, meta, create);
-    if (!table.ok()) return table.status();
-    if (absl::Status s = write(**table); !s.ok()) return s;
-    if (absl::Status s = (*table)->Finish(); !s.ok()) return s;
-  }  // closed
-  std::error_code ec;
-  if (replace) std::filesystem::remove_all(dir, ec);
-  std::filesystem::rename(scratch, dir, ec);
-  if (ec) {
-    std::error_code ignored;
-    std::filesystem::remove_all(scratch, ignored);
-    // Another process stored it first: theirs is as good.
-    if (std::filesystem::is_directory(dir, ignored)) return absl::OkStatus();
-    return absl::InternalError(
-        absl::StrCat("cannot rename ", scratch, " to ", dir, ": ", ec.message()));
-  }
-  return absl::OkStatus();
-}
-
 // Opens a table of values read in place (checked once, as it opens).
 absl::StatusOr<std::unique_ptr<Table>> OpenInPlace(const std::string& dir, const TableMeta& want,
                                                    StoredFormat& format) {
@@ -450,6 +424,76 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> LoadPatternTable(
   pdb->Own(std::move(values));
   FindBeyondDistances(p, *pdb);
   return std::shared_ptr<const PatternDb>(std::move(pdb));
+}
+
+namespace {
+
+// The scratch names' prefix for `dir` on this machine.
+std::string ScratchPrefixOf(const std::string& dir) {
+  char host[256] = {};
+  if (gethostname(host, sizeof(host) - 1) != 0) host[0] = '\0';
+  return absl::StrCat(dir, ".new-", host, "-");
+}
+
+// Removes the scratch directories of `dir` whose process (on this machine)
+// no longer runs. Best effort: what cannot be read or removed is left.
+void RemoveAbandonedScratch(const std::string& dir) {
+  const std::filesystem::path prefix = ScratchPrefixOf(dir);
+  const std::string name = prefix.filename().string();
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(prefix.parent_path(), ec), end; !ec && it != end;
+       it.increment(ec)) {
+    const std::string entry = it->path().filename().string();
+    if (!absl::StartsWith(entry, name)) continue;
+    // PID-SERIAL after the prefix.
+    const std::vector<absl::string_view> rest =
+        absl::StrSplit(absl::string_view(entry).substr(name.size()), '-');
+    int pid = 0;
+    uint64_t serial = 0;
+    if (rest.size() != 2 || !absl::SimpleAtoi(rest[0], &pid) || pid <= 0 ||
+        !absl::SimpleAtoi(rest[1], &serial))
+      continue;
+    if (pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH) continue;
+    std::error_code ignored;
+    std::filesystem::remove_all(it->path(), ignored);
+  }
+}
+
+}  // namespace
+
+std::string ScratchDirOf(const std::string& dir) {
+  static std::atomic<uint64_t> serial{0};
+  return absl::StrCat(ScratchPrefixOf(dir), getpid(), "-", serial++);
+}
+
+absl::Status StoreTable(const std::string& dir, const TableMeta& meta, bool uncompressed,
+                        bool replace, const std::function<absl::Status(Table&)>& write) {
+  RemoveAbandonedScratch(dir);
+  const std::string scratch = ScratchDirOf(dir);
+  absl::Status written = [&]() -> absl::Status {
+    Table::CreateOptions create;
+    create.replace = true;
+    create.uncompressed = uncompressed;
+    absl::StatusOr<std::unique_ptr<Table>> table = Table::Create(scratch, meta, create);
+    if (!table.ok()) return table.status();
+    if (absl::Status s = write(**table); !s.ok()) return s;
+    return (*table)->Finish();
+  }();  // closed
+  std::error_code ec;
+  if (written.ok()) {
+    if (replace) std::filesystem::remove_all(dir, ec);
+    std::filesystem::rename(scratch, dir, ec);
+  }
+  if (!written.ok() || ec) {
+    std::error_code ignored;
+    std::filesystem::remove_all(scratch, ignored);
+    if (!written.ok()) return written;
+    // Another process stored it first: theirs is as good.
+    if (std::filesystem::is_directory(dir, ignored)) return absl::OkStatus();
+    return absl::InternalError(
+        absl::StrCat("cannot rename ", scratch, " to ", dir, ": ", ec.message()));
+  }
+  return absl::OkStatus();
 }
 
 absl::Status SavePatternTable(const Problem& p, const PatternDb& pdb, const std::string& dir,

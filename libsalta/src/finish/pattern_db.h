@@ -28,6 +28,7 @@
 #include "huge_page_allocator.h"
 #include "salta/finish.h"
 #include "salta/index.h"
+#include "salta/store.h"
 
 namespace salta::finish_internal {
 
@@ -140,6 +141,19 @@ absl::StatusOr<std::vector<std::shared_ptr<const PatternDb>>> LoadPatternSet(
 absl::Status SavePatternSet(const Problem& p,
                             const std::vector<std::shared_ptr<const PatternDb>>& dbs,
                             const std::string& dir, bool replace);
+
+// Stores a table at `dir` by `write`: under a scratch name of this process
+// (ScratchDirOf), then renamed into place, so that other processes only
+// ever see complete tables, and two processes storing the same table at
+// once do not meet. The scratch is removed where the table cannot be
+// written, and so are those of `dir` that processes of this machine,
+// killed while storing it, left (a table of five on 10x10 is 312 MB).
+// `replace`: the table now there (damaged, or outdated) is replaced.
+absl::Status StoreTable(const std::string& dir, const TableMeta& meta, bool uncompressed,
+                        bool replace, const std::function<absl::Status(Table&)>& write);
+// `dir`.new-HOST-PID-SERIAL: whose it is, so that one left by a process
+// that no longer runs can be told from one still being written.
+std::string ScratchDirOf(const std::string& dir);
 
 // Where tables come from and what to tell the user about them.
 struct PatternSource {
