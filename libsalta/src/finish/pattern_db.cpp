@@ -478,7 +478,7 @@ absl::Status StoreTable(const std::string& dir, const TableMeta& meta, bool unco
     if (!table.ok()) return table.status();
     if (absl::Status s = write(**table); !s.ok()) return s;
     return (*table)->Finish();
-  }();  // closed
+  }();  // (the table closed: its files whole before the rename)
   std::error_code ec;
   if (written.ok()) {
     if (replace) std::filesystem::remove_all(dir, ec);
@@ -634,7 +634,8 @@ absl::StatusOr<bool> ReplacesStored(const absl::Status& s, StoredFormat format, 
                                                       : "pattern table damaged";
   if (find == Find::kAhead) {
     if (damaged && source.report)
-      source.report(absl::StrCat(what, " (build the tables again ahead): ", s.message()));
+      source.report(absl::StrCat(
+          what, " (build the tables again ahead): ", RepairAdviceRemoved(s.message())));
     return absl::NotFoundError("no whole table");
   }
   if (damaged && source.report)
