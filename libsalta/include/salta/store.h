@@ -24,6 +24,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
 
 namespace rocksdb {
 class DB;
@@ -39,10 +40,7 @@ inline constexpr absl::string_view kRepairAdvice = "; delete it and build it aga
 
 // `message` without kRepairAdvice at its end.
 inline absl::string_view RepairAdviceRemoved(absl::string_view message) {
-  if (message.size() >= kRepairAdvice.size() &&
-      message.substr(message.size() - kRepairAdvice.size()) == kRepairAdvice)
-    message.remove_suffix(kRepairAdvice.size());
-  return message;
+  return absl::StripSuffix(message, kRepairAdvice);
 }
 
 struct TableMeta {

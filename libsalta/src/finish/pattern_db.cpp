@@ -479,15 +479,15 @@ absl::Status StoreTable(const std::string& dir, const TableMeta& meta, bool unco
     if (absl::Status s = write(**table); !s.ok()) return s;
     return (*table)->Finish();
   }();  // (the table closed: its files whole before the rename)
-  std::error_code ec;
-  if (written.ok()) {
-    if (replace) std::filesystem::remove_all(dir, ec);
-    std::filesystem::rename(scratch, dir, ec);
-  }
-  if (!written.ok() || ec) {
-    std::error_code ignored;
+  std::error_code ec, ignored;
+  if (!written.ok()) {
     std::filesystem::remove_all(scratch, ignored);
-    if (!written.ok()) return written;
+    return written;
+  }
+  if (replace) std::filesystem::remove_all(dir, ec);
+  std::filesystem::rename(scratch, dir, ec);
+  if (ec) {
+    std::filesystem::remove_all(scratch, ignored);
     // Another process stored it first: theirs is as good.
     if (std::filesystem::is_directory(dir, ignored)) return absl::OkStatus();
     return absl::InternalError(
