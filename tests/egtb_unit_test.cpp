@@ -442,27 +442,43 @@ TEST_F(EgtbCheckpoint, ThePreviousOneIsKeptUntilDropped) {
   std::unique_ptr<Cluster> one = SingleProcess();
   std::vector<egtb::Code> v(100);
   std::vector<uint8_t> c(100);
+  std::string note = "stale";
   absl::StatusOr<std::optional<egtb::CheckpointHeader>> got =
-      egtb::LoadCommonCheckpoint(*one, path, h, v, c);
+      egtb::LoadCommonCheckpoint(*one, path, h, v, c, note);
   ASSERT_TRUE(got.ok() && got->has_value()) << got.status();
   EXPECT_EQ((*got)->level, 6);
   EXPECT_EQ(v, values);
-  // The current one damaged: the previous one.
+  EXPECT_EQ(note, "");
+  // The current one damaged: the previous one, and the note says so.
   std::filesystem::resize_file(path, 50);
-  got = egtb::LoadCommonCheckpoint(*one, path, h, v, c);
+  got = egtb::LoadCommonCheckpoint(*one, path, h, v, c, note);
   ASSERT_TRUE(got.ok() && got->has_value()) << got.status();
   EXPECT_EQ((*got)->level, 4);
   EXPECT_EQ(v[5], egtb::Code(3));
-  // Gone, as a process killed between its two renames leaves it.
-  std::filesystem::remove(path);
-  got = egtb::LoadCommonCheckpoint(*one, path, h, v, c);
-  ASSERT_TRUE(got.ok() && got->has_value()) << got.status();
-  EXPECT_EQ((*got)->level, 4);
-  egtb::DropPreviousCheckpoint(path);
-  EXPECT_FALSE(std::filesystem::exists(path + ".previous"));
-  got = egtb::LoadCommonCheckpoint(*one, path, h, v, c);
+  EXPECT_TRUE(absl::StartsWith(note, path + ": the checkpoint is truncated")) << note;
+  EXPECT_TRUE(absl::EndsWith(note, "; the build resumes from the checkpoint before it")) << note;
+  // Damaged and no previous one: a fresh start, said so.
+  const std::string previous = path + ".previous", kept = path + ".kept";
+  std::filesystem::rename(previous, kept);
+  got = egtb::LoadCommonCheckpoint(*one, path, h, v, c, note);
   ASSERT_TRUE(got.ok());
   EXPECT_FALSE(got->has_value());
+  EXPECT_TRUE(absl::StartsWith(note, path + ": the checkpoint is truncated")) << note;
+  EXPECT_TRUE(absl::EndsWith(note, "; the build starts afresh")) << note;
+  std::filesystem::rename(kept, previous);
+  // Gone, as a process killed between its two renames leaves it: nothing
+  // to say.
+  std::filesystem::remove(path);
+  got = egtb::LoadCommonCheckpoint(*one, path, h, v, c, note);
+  ASSERT_TRUE(got.ok() && got->has_value()) << got.status();
+  EXPECT_EQ((*got)->level, 4);
+  EXPECT_EQ(note, "");
+  egtb::DropPreviousCheckpoint(path);
+  EXPECT_FALSE(std::filesystem::exists(path + ".previous"));
+  got = egtb::LoadCommonCheckpoint(*one, path, h, v, c, note);
+  ASSERT_TRUE(got.ok());
+  EXPECT_FALSE(got->has_value());
+  EXPECT_EQ(note, "");
 }
 
 // ---------------------------------------------------------------------------

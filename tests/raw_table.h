@@ -19,7 +19,17 @@ namespace salta::testing {
 // data file, checked before RocksDB opens them), as those written here
 // stand for: the seal goes, so that what the tests look for is the damage
 // inside, not the files' change.
-inline void Unseal(const std::string& dir) {
+// The record of a table created to be sealed ("m/sealed") goes as well,
+// as a table of before seals has none. `db`: the table, already open.
+inline void Unseal(const std::string& dir, rocksdb::DB* db = nullptr) {
+  std::unique_ptr<rocksdb::DB> opened;
+  if (db == nullptr) {
+    rocksdb::DB* raw = nullptr;
+    ASSERT_TRUE(rocksdb::DB::Open(rocksdb::Options(), dir, &raw).ok());
+    opened.reset(raw);
+    db = raw;
+  }
+  ASSERT_TRUE(db->Delete(rocksdb::WriteOptions(), "m/sealed").ok());
   std::error_code ec;
   std::filesystem::remove(dir + "/SEAL", ec);
 }
@@ -31,7 +41,7 @@ inline void PutRaw(const std::string& dir, const std::string& key, const std::st
   ASSERT_TRUE(rocksdb::DB::Open(rocksdb::Options(), dir, &raw).ok());
   std::unique_ptr<rocksdb::DB> db(raw);
   ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), key, value).ok());
-  Unseal(dir);
+  Unseal(dir, db.get());
 }
 
 // Rewrites the completion record of the closed, finished table at dir:
@@ -40,10 +50,10 @@ inline void PutRaw(const std::string& dir, const std::string& key, const std::st
 // into the sum (0: a whole table).
 template <typename Mix>
 void RewriteCompletion(const std::string& dir, Mix mix, const std::string& suffix, uint64_t flip) {
-  Unseal(dir);
   rocksdb::DB* raw = nullptr;
   ASSERT_TRUE(rocksdb::DB::Open(rocksdb::Options(), dir, &raw).ok());
   std::unique_ptr<rocksdb::DB> db(raw);
+  Unseal(dir, db.get());
   uint64_t sum = 0xCBF29CE484222325ull, count = 0;
   std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions()));
   for (it->Seek("d/"); it->Valid() && it->key().starts_with("d/"); it->Next()) {

@@ -143,6 +143,10 @@ int RunBuild(const Common& c, salta::Cluster& cluster, const salta::tools::Varia
   options.memory_mb = memory_mb;
   options.checkpoint_seconds = checkpoint_seconds;
   options.progress = [&](const salta::egtb::BuildProgress& p) { bar.Show(p); };
+  options.note = [&](absl::string_view note) {
+    bar.Clear();
+    c.tool->Note(note);
+  };
   absl::StatusOr<salta::egtb::BuildReport> r = salta::egtb::Build(*cls, c.db, options);
   bar.Clear();
   if (!r.ok()) return Fail(c, std::string(r.status().message()));

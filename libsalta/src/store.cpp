@@ -130,11 +130,23 @@ absl::StatusOr<TableMeta> ReadMetaFrom(rocksdb::DB& db, const std::string& dir) 
   return meta;
 }
 
-// The options every table and table file shares: zstd compression, and no
-// silent recovery past a damaged log record; `block_cache`: RocksDB keeps
-// blocks it has read in a cache of its own.
+// RocksDB's informational log, kept nowhere. Its file (LOG) in a table's
+// directory told the user nothing that the statuses returned do not, and
+// on a full disk Debian's build stopped on an assertion when it wrote to
+// that file again after a write had failed (SIGABRT instead of "No space
+// left on device").
+class DiscardingLogger : public rocksdb::Logger {
+ public:
+  using rocksdb::Logger::Logv;
+  void Logv(const char*, va_list) override {}
+};
+
+// The options every table and table file shares: zstd compression, no
+// silent recovery past a damaged log record, no informational log;
+// `block_cache`: RocksDB keeps blocks it has read in a cache of its own.
 rocksdb::Options BaseOptions(bool block_cache = true) {
   rocksdb::Options options;
+  options.info_log = std::make_shared<DiscardingLogger>();
   // Debian's RocksDB is built with zstd.
   options.compression = rocksdb::kZSTD;
   options.bottommost_compression = rocksdb::kZSTD;
@@ -160,6 +172,23 @@ rocksdb::Options BaseOptions(bool block_cache = true) {
 // are damaged. The seal is checked first, so that such damage is reported.
 constexpr char kSealName[] = "SEAL";
 constexpr uint64_t kSealTail = 16 << 10;
+// Written as a table is created: it gets a seal as it is finished. A
+// finished table without one then lost it, or its build stopped as it
+// sealed it (a full disk), and is told from a table finished before seals,
+// which opens without the check.
+const std::string kSealedKey = "m/sealed";
+
+// Whether the table at dir, opened as db, was to be sealed and has no seal.
+absl::StatusOr<bool> SealMissing(rocksdb::DB& db, const std::string& dir) {
+  std::string value;
+  const rocksdb::Status s = db.Get(rocksdb::ReadOptions(), kSealedKey, &value);
+  if (s.IsNotFound()) return false;
+  if (!s.ok()) return FromRocks(s, absl::StrCat("reading table ", dir));
+  std::error_code ec;
+  const bool sealed = std::filesystem::exists(absl::StrCat(dir, "/", kSealName), ec);
+  if (ec) return absl::InternalError(absl::StrCat("cannot read table ", dir, ": ", ec.message()));
+  return !sealed;
+}
 
 // "name size hash" a line for each data file, by name.
 absl::StatusOr<std::vector<std::string>> SealLines(const std::string& dir) {
@@ -281,8 +310,6 @@ absl::StatusOr<std::unique_ptr<rocksdb::DB>> OpenDb(const std::string& dir, cons
   }
   options.create_if_missing = create;
   options.error_if_exists = create;
-  options.info_log_level = rocksdb::InfoLogLevel::ERROR_LEVEL;
-  options.keep_log_file_num = 1;
   // A table has a few files: opening them on one thread is faster than
   // starting the default 16 (a one-shot count opens up to 17 pattern
   // tables: 40 ms with them, 15 ms without).
@@ -442,6 +469,7 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Create(const std::string& dir, con
   batch.Put(kGeometryKey, meta.geometry);
   batch.Put(kRulesKey, meta.rules);
   batch.Put(kParametersKey, meta.parameters);
+  batch.Put(kSealedKey, kSealName);
   if (absl::Status s = FromRocks(table->db_->Write(rocksdb::WriteOptions(), &batch),
                                  absl::StrCat("writing table ", dir));
       !s.ok())
@@ -523,7 +551,17 @@ absl::StatusOr<std::unique_ptr<Table>> Table::OpenExisting(const std::string& di
   rocksdb::Status s = table->db_->Get(rocksdb::ReadOptions(), kCompleteKey, &record);
   if (!s.ok() && !s.IsNotFound()) return FromRocks(s, absl::StrCat("reading table ", dir));
   complete.reset();
-  if (s.ok()) complete = std::move(record);
+  if (!s.ok()) return table;
+  absl::StatusOr<bool> unsealed = SealMissing(*table->db_, dir);
+  if (!unsealed.ok()) return unsealed.status();
+  if (!*unsealed) {
+    complete = std::move(record);
+  } else if (!writable) {
+    return absl::DataLossError(absl::StrCat(
+        "table ", dir, " is damaged: it is finished but has no seal (the file ", kSealName,
+        "): its build stopped as it sealed it, or the file was removed", kRepairAdvice));
+  }
+  // (Writable, unsealed: a resumed build finishes it again.)
   return table;
 }
 
@@ -611,7 +649,10 @@ absl::StatusOr<bool> Table::IsComplete(const std::string& dir) {
   rocksdb::Status s = (*db)->Get(rocksdb::ReadOptions(), kCompleteKey, &complete);
   if (s.IsNotFound()) return false;
   if (!s.ok()) return FromRocks(s, absl::StrCat("reading table ", dir));
-  return true;
+  // Finished but never sealed: its build stopped as it sealed it.
+  absl::StatusOr<bool> unsealed = SealMissing(**db, dir);
+  if (!unsealed.ok()) return unsealed.status();
+  return !*unsealed;
 }
 
 absl::Status Table::Ingest(const std::vector<std::string>& paths) {

@@ -4,12 +4,16 @@
 // A table is one RocksDB directory holding
 //   - a metadata record: kind, format version, geometry, rules, parameters;
 //   - key/value data, written once (directly or in batches);
-//   - a completion record, written last by Finish(): the number of data
-//     entries and a checksum over them.
+//   - a completion record, written by Finish(): the number of data
+//     entries and a checksum over them;
+//   - a seal (the file SEAL), written last by Finish(): each data file's
+//     size and a hash of its end, checked before RocksDB reads the files.
 // Open() refuses, with an error that says why and what to do, a directory
 // that is not a table, a half-written table (no completion record), a table
 // whose metadata differs from what the caller expects (named field by field),
-// and a table whose data no longer matches its count or checksum.
+// a table whose files no longer match its seal, or which lacks the seal it
+// was created to get, and a table whose data no longer matches its count or
+// checksum.
 #pragma once
 
 #include <cstdint>
@@ -168,11 +172,13 @@ class Table {
                                                        const TableMeta& meta) {
     return Create(dir, meta, CreateOptions{});
   }
-  // An incomplete table (created, never finished) whose metadata equals
-  // `expected`, writable again: a build resumes here.
+  // An incomplete table (created, never finished, or finished and not
+  // sealed) whose metadata equals `expected`, writable again: a build
+  // resumes here.
   static absl::StatusOr<std::unique_ptr<Table>> Resume(const std::string& dir,
                                                        const TableMeta& expected);
-  // Whether dir holds a finished table (its completion record), without checks.
+  // Whether dir holds a finished table (its completion record, and its seal
+  // where it was created to get one), without checks.
   static absl::StatusOr<bool> IsComplete(const std::string& dir);
   // A complete table, read-only, whose metadata must equal `expected`.
   static absl::StatusOr<std::unique_ptr<Table>> Open(const std::string& dir,

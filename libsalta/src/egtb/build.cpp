@@ -190,9 +190,11 @@ absl::StatusOr<BuildReport> Build(const TableClass& cls, const std::string& dir,
   const std::string checkpoint = CheckpointPath(dir, rank, processes);
   std::optional<CheckpointHeader> loaded;
   if (DirState(state[0]) == DirState::kResume) {
-    absl::StatusOr<std::optional<CheckpointHeader>> common =
-        LoadCommonCheckpoint(cluster, checkpoint, header, r.mutable_values(), r.mutable_counts());
+    std::string note;
+    absl::StatusOr<std::optional<CheckpointHeader>> common = LoadCommonCheckpoint(
+        cluster, checkpoint, header, r.mutable_values(), r.mutable_counts(), note);
     if (!common.ok()) return common.status();
+    if (!note.empty() && options.note) options.note(note);
     loaded = *common;
   }
   bool done = false;

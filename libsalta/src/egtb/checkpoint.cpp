@@ -225,10 +225,15 @@ absl::StatusOr<std::optional<CheckpointHeader>> LoadCheckpoint(const std::string
 
 absl::StatusOr<std::optional<CheckpointHeader>> LoadCommonCheckpoint(
     Cluster& cluster, const std::string& path, const CheckpointHeader& expected,
-    std::span<Code> values, std::span<uint8_t> counts) {
-  std::string why;
+    std::span<Code> values, std::span<uint8_t> counts, std::string& note) {
+  std::string why, why_previous;
+  note.clear();
   absl::StatusOr<std::optional<CheckpointHeader>> current =
       LoadCheckpoint(path, expected, values, counts, why);
+  // A checkpoint that is there and cannot be used is worth a note; one
+  // missing is not (a kill before the first, or between two renames).
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) why.clear();
   absl::StatusOr<std::optional<CheckpointHeader>> previous =
       PeekCheckpoint(PreviousPath(path), expected);
   if (absl::Status s = cluster.Agree(current.ok() ? previous.status() : current.status()); !s.ok())
@@ -246,19 +251,26 @@ absl::StatusOr<std::optional<CheckpointHeader>> LoadCommonCheckpoint(
   uint64_t common = 0;
   for (int i = 0; i < 2; ++i)
     if (!lacks[i]) common = std::max(common, theirs[i]);
-  if (common == 0) return std::nullopt;
+  if (common == 0) {
+    if (!why.empty()) note = absl::StrCat(path, ": ", why, "; the build starts afresh");
+    return std::nullopt;
+  }
   // The process whose own checkpoint is newer loads the previous one.
   std::optional<CheckpointHeader> chosen = *current;
   absl::Status loaded;
   if (mine[0] != common) {
     absl::StatusOr<std::optional<CheckpointHeader>> older =
-        LoadCheckpoint(PreviousPath(path), expected, values, counts, why);
+        LoadCheckpoint(PreviousPath(path), expected, values, counts, why_previous);
     loaded = older.status();
     chosen = older.ok() ? *older : std::nullopt;
   }
   if (absl::Status s = cluster.Agree(loaded); !s.ok()) return s;
   uint64_t failed[1] = {Progress(chosen) != common};
   if (absl::Status s = cluster.MaxAll(failed); !s.ok()) return s;
+  if (!why.empty())
+    note = absl::StrCat(path, ": ", why,
+                        failed[0] ? "; the build starts afresh"
+                                  : "; the build resumes from the checkpoint before it");
   if (failed[0]) return std::nullopt;
   return chosen;
 }

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "salta/cluster.h"
 #include "salta/egtb/storage.h"
 #include "salta/egtb/table_class.h"
@@ -40,6 +41,10 @@ struct BuildOptions {
   Cluster* cluster = nullptr;
   // Called now and then on every process (the caller shows rank 0's).
   std::function<void(const BuildProgress&)> progress;
+  // Called on a process with what its user should know: a checkpoint that
+  // was there but could not be used (damaged, or of another run), and what
+  // the build does instead.
+  std::function<void(absl::string_view)> note;
 };
 
 struct BuildReport {

@@ -66,9 +66,11 @@ absl::StatusOr<std::optional<CheckpointHeader>> LoadCheckpoint(const std::string
 // Loads, on every process of the cluster, the checkpoint of the newest level
 // that every process holds (its checkpoint at path or the previous one) and
 // returns its header; nullopt on every process where there is no such level.
+// `note`: where this process's checkpoint at path is there but damaged or of
+// another run, why, and what the build does instead; else empty.
 // A collective call: every process makes it.
 absl::StatusOr<std::optional<CheckpointHeader>> LoadCommonCheckpoint(
     Cluster& cluster, const std::string& path, const CheckpointHeader& expected,
-    std::span<Code> values, std::span<uint8_t> counts);
+    std::span<Code> values, std::span<uint8_t> counts, std::string& note);
 
 }  // namespace salta::egtb
