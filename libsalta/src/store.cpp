@@ -335,9 +335,14 @@ absl::StatusOr<std::unique_ptr<rocksdb::DB>> OpenDb(const std::string& dir, cons
   // A file the table names (CURRENT, a MANIFEST, a data file) gone from a
   // directory that is there: the table is damaged, not unreadable.
   std::error_code ec;
-  if (s.IsPathNotFound() && !create && std::filesystem::is_directory(dir, ec))
-    return absl::DataLossError(
-        absl::StrCat("table ", dir, " is damaged: a file of it is missing: ", s.ToString()));
+  if (s.IsPathNotFound() && !create) {
+    if (std::filesystem::is_directory(dir, ec))
+      return absl::DataLossError(
+          absl::StrCat("table ", dir, " is damaged: a file of it is missing: ", s.ToString()));
+    // Gone as it was opened (moved by another process): as if never there.
+    if (!std::filesystem::exists(dir, ec))
+      return absl::NotFoundError(absl::StrCat("no table at ", dir));
+  }
   if (!s.ok()) return FromRocks(s, absl::StrCat("cannot open table ", dir));
   return std::unique_ptr<rocksdb::DB>(raw);
 }

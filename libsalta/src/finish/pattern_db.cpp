@@ -1,6 +1,7 @@
 #include "finish/pattern_db.h"
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <type_traits>
 
 #include "absl/strings/match.h"
@@ -484,15 +486,33 @@ absl::Status StoreTable(const std::string& dir, const TableMeta& meta, bool unco
     std::filesystem::remove_all(scratch, ignored);
     return written;
   }
-  if (replace) std::filesystem::remove_all(dir, ec);
-  std::filesystem::rename(scratch, dir, ec);
-  if (ec) {
-    std::filesystem::remove_all(scratch, ignored);
-    // Another process stored it first: theirs is as good.
-    if (std::filesystem::is_directory(dir, ignored)) return absl::OkStatus();
+  // The table replaced moves aside in one step, and goes once the new one
+  // is in place: removed where it lay, another process read half of it, or
+  // stored its own in the meantime and lost it.
+  std::string aside;
+  if (replace) {
+    aside = ScratchDirOf(dir);
+    std::filesystem::rename(dir, aside, ec);
+    if (ec == std::errc::no_such_file_or_directory) {
+      aside.clear();  // (another process moved it first)
+    } else if (ec) {
+      std::filesystem::remove_all(scratch, ignored);
+      return absl::InternalError(
+          absl::StrCat("cannot move ", dir, " aside to replace it: ", ec.message()));
+    }
+  }
+  // Another process that stored the table first stored one as good: a
+  // rename onto it fails, and it stays. (Tried again where the table went
+  // away between the two, moved aside by a third.)
+  for (int tries = 0;; ++tries) {
+    std::filesystem::rename(scratch, dir, ec);
+    if (!ec || std::filesystem::is_directory(dir, ignored) || tries == 3) break;
+  }
+  if (ec) std::filesystem::remove_all(scratch, ignored);
+  if (!aside.empty()) std::filesystem::remove_all(aside, ignored);
+  if (ec && !std::filesystem::is_directory(dir, ignored))
     return absl::InternalError(
         absl::StrCat("cannot rename ", scratch, " to ", dir, ": ", ec.message()));
-  }
   return absl::OkStatus();
 }
 
@@ -620,6 +640,26 @@ std::string PatternSetDir(const Problem& p, absl::string_view name,
 
 namespace {
 
+// The directory at `path` as the file system knows it (device and inode);
+// nullopt where there is none.
+std::optional<std::pair<uint64_t, uint64_t>> DirIdentity(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+  return std::make_pair(uint64_t(st.st_dev), uint64_t(st.st_ino));
+}
+
+// `load()` of the table at dir, again where another process replaced or
+// stored the table as it was read (StoreTable's renames: the files named
+// then are another table's, which is no damage, nor a missing table).
+template <typename Load>
+auto LoadSteadily(const std::string& dir, const Load& load) {
+  for (int tries = 0;; ++tries) {
+    const auto before = DirIdentity(dir);
+    auto loaded = load();
+    if (loaded.ok() || tries == 2 || DirIdentity(dir) == before) return loaded;
+  }
+}
+
 // What a find does where a stored table did not load (`s`; found in
 // `format`): returns an error, or NotFound where `find` stops short (a
 // damaged table built ahead is reported and left for the next build
@@ -673,7 +713,7 @@ absl::StatusOr<std::shared_ptr<const PatternDb>> FindPatternDb(const Problem& p,
   const TableLayout layout = LayoutFor(p.n, int(targets.size()));
   StoredFormat format = StoredFormat::kCurrent;
   absl::StatusOr<std::shared_ptr<const PatternDb>> loaded =
-      LoadPatternTable(p, targets, dir, layout, format);
+      LoadSteadily(dir, [&] { return LoadPatternTable(p, targets, dir, layout, format); });
   if (loaded.ok()) {
     // Building ahead stores again a table whose checksum takes longer to
     // check at each load (store.h).
@@ -770,7 +810,7 @@ absl::StatusOr<std::vector<std::shared_ptr<const PatternDb>>> FindPatternSet(
     const std::string dir = PatternSetDir(p, name, groups, source.dir);
     StoredFormat format = StoredFormat::kCurrent;
     absl::StatusOr<std::vector<std::shared_ptr<const PatternDb>>> loaded =
-        LoadPatternSet(p, groups, dir, format);
+        LoadSteadily(dir, [&] { return LoadPatternSet(p, groups, dir, format); });
     if (loaded.ok()) return keep(*std::move(loaded));
     const absl::StatusOr<bool> replace = ReplacesStored(loaded.status(), format, find, source);
     if (!replace.ok()) return replace.status();
