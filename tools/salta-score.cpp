@@ -180,7 +180,8 @@ int Run(salta::tools::Tool& tool, int argc, char** argv) {
          "The most pieces one pattern table covers: -1 by the board (4 on 10x10), 0 none, "
          "up to 5. Tables of 5 on 10x10 (nine of 312 MB, 2.8 GB in memory) are built "
          "ahead only, with --build-patterns (about 25 s), and take seconds to load: for many "
-         "counts in one run. Without them a count uses those of the board")
+         "counts in one run (not loaded under a --time-limit of less than 5 s). Without them a "
+         "count uses those of the board")
       ->capture_default_str()
       ->transform(salta::tools::Integer(-1, salta::kMaxPatternGroupSize));
   app.add_flag("--build-patterns", build_patterns,

@@ -89,16 +89,24 @@ absl::StatusOr<bool> Count::Start() {
   // Databases built ahead only: from memory or pattern_dir, else those of
   // the size chosen by the board.
   if (size_ > 1 && !BuiltInCount(p_, size_, policy_)) {
+    // They take seconds to load: under a shorter time limit, only those the
+    // process holds.
+    const bool load = TimeLeft() >= policy_.ahead_pdb_load_seconds;
     absl::StatusOr<std::vector<Partition>> ahead =
-        BoundPartitions(p_, size_, options_, policy_, Find::kAhead);
+        BoundPartitions(p_, size_, options_, policy_, load ? Find::kAhead : Find::kCached);
     if (!ahead.ok()) return ahead.status();
     if (ahead->empty()) {
       const int board = BoardGroupSize(p_, policy_);
       if (options_.report)
-        options_.report(absl::StrCat(
-            "no pattern tables of ", size_, " pieces",
-            options_.pattern_dir.empty() ? "" : absl::StrCat(" in ", options_.pattern_dir),
-            " (they are built ahead only); counting with tables of ", board));
+        options_.report(
+            load ? absl::StrCat("no pattern tables of ", size_, " pieces",
+                                options_.pattern_dir.empty()
+                                    ? ""
+                                    : absl::StrCat(" in ", options_.pattern_dir),
+                                " (they are built ahead only); counting with tables of ", board)
+                 : absl::StrCat("pattern tables of ", size_, " pieces take seconds to load, ",
+                                "longer than the time limit leaves; counting with tables of ",
+                                board));
       size_ = board;
       by_board = true;
     } else {

@@ -135,6 +135,12 @@ struct Policy {
   // quarter of a second) only with at least this much time left: a count
   // under a shorter limit keeps to it.
   double large_pdb_load_seconds = 0.5;
+  // Tables built ahead only, larger than the board's (five pieces on
+  // 10x10, nine of 312 MB), are loaded only with at least this much time
+  // left, unless the process holds them: they took 1.5 s to load from the
+  // kernel's page cache and 5.1 s from disk, where a count under a limit
+  // of 0.05 s then took 5.2 s.
+  double ahead_pdb_load_seconds = 5.0;
   // The most placements a count's cone table (cone_table.h) may have: a byte
   // each, each placement a node. The forward preset's start on 10x10 with
   // one row has 3.6 M.
