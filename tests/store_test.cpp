@@ -3,6 +3,8 @@
 #include "salta/store.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -261,6 +263,36 @@ TEST_F(StoreTest, AFinishedTableWithoutItsSealIsNotComplete) {
   expect_unsealed();
   testing::Unseal(dir());  // now as a table of before seals
   EXPECT_TRUE(Table::Open(dir(), Meta()).ok());
+}
+
+// A table another process is writing (RocksDB's lock on it) is said to be
+// in use, not a bare I/O error.
+TEST_F(StoreTest, ATableAnotherProcessWritesIsInUse) {
+  int ready[2];
+  ASSERT_EQ(pipe(ready), 0);
+  const pid_t writer = fork();
+  ASSERT_GE(writer, 0);
+  if (writer == 0) {
+    absl::StatusOr<std::unique_ptr<Table>> t = Table::Create(dir(), Meta());
+    const char done = t.ok() ? 'y' : 'n';
+    if (write(ready[1], &done, 1) != 1) _exit(1);
+    pause();  // holding the table until killed
+    _exit(0);
+  }
+  char done = 0;
+  ASSERT_EQ(read(ready[0], &done, 1), 1);
+  EXPECT_EQ(done, 'y');
+  absl::StatusOr<std::unique_ptr<Table>> t = Table::Resume(dir(), Meta());
+  kill(writer, SIGKILL);
+  waitpid(writer, nullptr, 0);
+  close(ready[0]);
+  close(ready[1]);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kFailedPrecondition) << t.status();
+  EXPECT_TRUE(absl::StrContains(t.status().message(), "is in use: another process is writing it"))
+      << t.status();
+  // Its writer gone, it resumes.
+  EXPECT_TRUE(Table::Resume(dir(), Meta()).ok());
 }
 
 TEST_F(StoreTest, MismatchedTableIsRefused) {

@@ -343,6 +343,10 @@ absl::StatusOr<std::unique_ptr<rocksdb::DB>> OpenDb(const std::string& dir, cons
     if (!std::filesystem::exists(dir, ec))
       return absl::NotFoundError(absl::StrCat("no table at ", dir));
   }
+  // RocksDB's lock on the directory: a writer holds it.
+  if (writable && s.IsIOError() && absl::StrContains(s.ToString(), "lock file"))
+    return absl::FailedPreconditionError(absl::StrCat(
+        "table ", dir, " is in use: another process is writing it (", s.ToString(), ")"));
   if (!s.ok()) return FromRocks(s, absl::StrCat("cannot open table ", dir));
   return std::unique_ptr<rocksdb::DB>(raw);
 }

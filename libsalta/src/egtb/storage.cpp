@@ -227,11 +227,12 @@ absl::StatusOr<std::unique_ptr<EndgameTable>> EndgameTable::Open(const std::stri
   if (!cls.ok())
     return absl::Status(cls.status().code(), absl::StrCat(dir, ": ", cls.status().message()));
   if (absl::StatusOr<bool> complete = Table::IsComplete(dir); !complete.ok() || !*complete)
-    return complete.ok() ? absl::FailedPreconditionError(absl::StrCat(
-                               dir,
-                               ": the build of this table did not finish; run the same "
-                               "salta-egtb build command again to resume it"))
-                         : complete.status();
+    return complete.ok()
+               ? absl::FailedPreconditionError(absl::StrCat(
+                     dir,
+                     ": the build of this table did not finish (or is running now); run the same "
+                     "salta-egtb build command again to resume it"))
+               : complete.status();
   std::unique_ptr<EndgameTable> t(new EndgameTable(std::move(*cls)));
   Table::OpenOptions open;
   open.verify_checksum = check_entries;
