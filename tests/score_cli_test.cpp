@@ -1200,6 +1200,15 @@ TEST(ScoreCli, DamagedPatternTablesAreRepairedByManyProcessesAtOnce) {
   std::filesystem::remove_all(base);
 }
 
+// An option of one value given twice is said in the tools' words, not
+// CLI11's ("--side: At Most 1 required but received 2").
+TEST(ScoreCli, AnOptionGivenTwiceIsSaidPlainly) {
+  const ToolRun r = RunTool("--side white --side black --board 4 --rows 1");
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_TRUE(Has(r.err, "--side is given 2 times; it takes one value")) << r.err;
+  EXPECT_FALSE(Has(r.err, "At Most")) << r.err;
+}
+
 TEST(ScoreCli, PatternDirectoryThatCannotBeMadeExitsTwo) {
   const std::string base = TempDirectory();
   std::ofstream(base + "/file") << "a file\n";

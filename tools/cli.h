@@ -150,6 +150,16 @@ struct VariantFlags {
   }
 };
 
+// CLI11's message in the tools' words where it has its own ("--side: At
+// Most 1 required but received 2": an option given twice).
+inline std::string Reworded(absl::string_view message) {
+  constexpr absl::string_view kTwice = ": At Most 1 required but received ";
+  if (const size_t at = message.find(kTwice); at != absl::string_view::npos)
+    return absl::StrCat(message.substr(0, at), " is given ", message.substr(at + kTwice.size()),
+                        " times; it takes one value");
+  return std::string(message);
+}
+
 // Parses the command line (adding --version). Returns the status to exit
 // with (0 after --help or --version, kExitBadInput after an error, which is
 // reported through the tool), or -1 to go on. An argument the tool does not
@@ -213,7 +223,7 @@ inline int ParseCommandLine(CLI::App& app, Tool& tool, int argc, char** argv) {
                              : "",
           "; see --help"));
     }
-    return tool.Fail(absl::StrCat(e.what(), "; see --help"));
+    return tool.Fail(absl::StrCat(Reworded(e.what()), "; see --help"));
   }
 }
 
