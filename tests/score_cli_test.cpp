@@ -1068,7 +1068,7 @@ TEST(ScoreCli, TablesBuiltAheadAreNotLoadedUnderAShortLimit) {
   const ToolRun loaded = RunTool("--side white --json" + five);
   ASSERT_EQ(loaded.status, 0) << loaded.out << loaded.err;
   EXPECT_EQ(loaded.err, "");
-  const ToolRun limited = RunTool("--side white --json --time-limit 0.5" + five);
+  const ToolRun limited = RunTool("--side white --json --time-limit 4" + five);
   ASSERT_EQ(limited.status, 0) << limited.out << limited.err;
   EXPECT_TRUE(Has(limited.err, "pattern tables of 5 pieces take seconds to load")) << limited.err;
   EXPECT_TRUE(Has(limited.err, "counting with tables of 4")) << limited.err;
