@@ -380,6 +380,11 @@ TEST(ReplayTest, CompletionAtTheMoveLimitScoresWithTheExtraMoveCredited) {
   r = with("7");
   ASSERT_FALSE(r.valid);
   EXPECT_NE(r.error->reason.find("the winner's score is 6"), std::string::npos) << r.error->reason;
+  // An invalid game has neither result nor points; the count stays.
+  EXPECT_EQ(r.result, "");
+  EXPECT_FALSE(r.score.has_value());
+  ASSERT_TRUE(r.game_score.has_value());
+  EXPECT_EQ(r.game_score->points, 6);
 }
 
 // A game over by the move limit whose result needs the counts, recorded

@@ -103,7 +103,11 @@ class Replayer {
     if (Setup()) Moves();
     if (report_.valid && game_.error) SyntaxError();
     if (report_.valid) CheckResult();
-    if (!report_.valid) report_.result.clear();
+    // An invalid game has no result, nor points (game_score keeps the count).
+    if (!report_.valid) {
+      report_.result.clear();
+      report_.score.reset();
+    }
     return std::move(report_);
   }
 

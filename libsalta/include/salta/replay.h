@@ -70,7 +70,7 @@ struct ReplayReport {
   // when there is one.
   std::optional<std::string> termination;
   // The winner's points, when counted: the count is made only where a Score
-  // tag or the result needs it.
+  // tag or the result needs it. None for an invalid game (as no result).
   std::optional<int> score;
   // That count's result and score as ScoreGame gave it under
   // ReplayOptions::count, exact or not, so that a caller counting with the
