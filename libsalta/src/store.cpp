@@ -178,16 +178,26 @@ constexpr uint64_t kSealTail = 16 << 10;
 // which opens without the check.
 const std::string kSealedKey = "m/sealed";
 
-// Whether the table at dir, opened as db, was to be sealed and has no seal.
-absl::StatusOr<bool> SealMissing(rocksdb::DB& db, const std::string& dir) {
-  std::string value;
-  const rocksdb::Status s = db.Get(rocksdb::ReadOptions(), kSealedKey, &value);
-  if (s.IsNotFound()) return false;
+// The completion record of the table at dir, opened as db: nullopt where
+// there is none, or where the table was to be sealed and has no seal
+// (`unsealed` then true: finished, but its build stopped as it sealed it,
+// or the seal was removed).
+absl::StatusOr<std::optional<std::string>> CompletionOf(rocksdb::DB& db, const std::string& dir,
+                                                        bool& unsealed) {
+  unsealed = false;
+  std::string record, value;
+  rocksdb::Status s = db.Get(rocksdb::ReadOptions(), kCompleteKey, &record);
+  if (s.IsNotFound()) return std::nullopt;
   if (!s.ok()) return FromRocks(s, absl::StrCat("reading table ", dir));
-  std::error_code ec;
-  const bool sealed = std::filesystem::exists(absl::StrCat(dir, "/", kSealName), ec);
-  if (ec) return absl::InternalError(absl::StrCat("cannot read table ", dir, ": ", ec.message()));
-  return !sealed;
+  s = db.Get(rocksdb::ReadOptions(), kSealedKey, &value);
+  if (!s.ok() && !s.IsNotFound()) return FromRocks(s, absl::StrCat("reading table ", dir));
+  if (s.ok()) {
+    std::error_code ec;
+    unsealed = !std::filesystem::exists(absl::StrCat(dir, "/", kSealName), ec);
+    if (ec) return absl::InternalError(absl::StrCat("cannot read table ", dir, ": ", ec.message()));
+    if (unsealed) return std::nullopt;
+  }
+  return record;
 }
 
 // "name size hash" a line for each data file, by name.
@@ -556,21 +566,15 @@ absl::StatusOr<std::unique_ptr<Table>> Table::OpenExisting(const std::string& di
   table->meta_ = *meta;
   table->mapped_ = map;
   if (absl::Status s = table->CheckMeta(expected); !s.ok()) return s;
-  std::string record;
-  rocksdb::Status s = table->db_->Get(rocksdb::ReadOptions(), kCompleteKey, &record);
-  if (!s.ok() && !s.IsNotFound()) return FromRocks(s, absl::StrCat("reading table ", dir));
-  complete.reset();
-  if (!s.ok()) return table;
-  absl::StatusOr<bool> unsealed = SealMissing(*table->db_, dir);
-  if (!unsealed.ok()) return unsealed.status();
-  if (!*unsealed) {
-    complete = std::move(record);
-  } else if (!writable) {
+  bool unsealed = false;
+  absl::StatusOr<std::optional<std::string>> record = CompletionOf(*table->db_, dir, unsealed);
+  if (!record.ok()) return record.status();
+  // (Writable, unsealed: a resumed build finishes it again.)
+  if (unsealed && !writable)
     return absl::DataLossError(absl::StrCat(
         "table ", dir, " is damaged: it is finished but has no seal (the file ", kSealName,
         "): its build stopped as it sealed it, or the file was removed", kRepairAdvice));
-  }
-  // (Writable, unsealed: a resumed build finishes it again.)
+  complete = std::move(*record);
   return table;
 }
 
@@ -654,14 +658,10 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Resume(const std::string& dir,
 absl::StatusOr<bool> Table::IsComplete(const std::string& dir) {
   absl::StatusOr<std::unique_ptr<rocksdb::DB>> db = OpenDb(dir, DbMode{});
   if (!db.ok()) return db.status();
-  std::string complete;
-  rocksdb::Status s = (*db)->Get(rocksdb::ReadOptions(), kCompleteKey, &complete);
-  if (s.IsNotFound()) return false;
-  if (!s.ok()) return FromRocks(s, absl::StrCat("reading table ", dir));
-  // Finished but never sealed: its build stopped as it sealed it.
-  absl::StatusOr<bool> unsealed = SealMissing(**db, dir);
-  if (!unsealed.ok()) return unsealed.status();
-  return !*unsealed;
+  bool unsealed = false;
+  absl::StatusOr<std::optional<std::string>> record = CompletionOf(**db, dir, unsealed);
+  if (!record.ok()) return record.status();
+  return record->has_value();
 }
 
 absl::Status Table::Ingest(const std::vector<std::string>& paths) {

@@ -234,6 +234,12 @@ absl::StatusOr<std::optional<CheckpointHeader>> LoadCommonCheckpoint(
   // missing is not (a kill before the first, or between two renames).
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) why.clear();
+  auto tell = [&](bool resumes) {
+    if (!why.empty())
+      note = absl::StrCat(path, ": ", why,
+                          resumes ? "; the build resumes from the checkpoint before it"
+                                  : "; the build starts afresh");
+  };
   absl::StatusOr<std::optional<CheckpointHeader>> previous =
       PeekCheckpoint(PreviousPath(path), expected);
   if (absl::Status s = cluster.Agree(current.ok() ? previous.status() : current.status()); !s.ok())
@@ -252,7 +258,7 @@ absl::StatusOr<std::optional<CheckpointHeader>> LoadCommonCheckpoint(
   for (int i = 0; i < 2; ++i)
     if (!lacks[i]) common = std::max(common, theirs[i]);
   if (common == 0) {
-    if (!why.empty()) note = absl::StrCat(path, ": ", why, "; the build starts afresh");
+    tell(false);
     return std::nullopt;
   }
   // The process whose own checkpoint is newer loads the previous one.
@@ -267,10 +273,7 @@ absl::StatusOr<std::optional<CheckpointHeader>> LoadCommonCheckpoint(
   if (absl::Status s = cluster.Agree(loaded); !s.ok()) return s;
   uint64_t failed[1] = {Progress(chosen) != common};
   if (absl::Status s = cluster.MaxAll(failed); !s.ok()) return s;
-  if (!why.empty())
-    note = absl::StrCat(path, ": ", why,
-                        failed[0] ? "; the build starts afresh"
-                                  : "; the build resumes from the checkpoint before it");
+  tell(!failed[0]);
   if (failed[0]) return std::nullopt;
   return chosen;
 }

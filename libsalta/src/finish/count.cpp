@@ -97,16 +97,17 @@ absl::StatusOr<bool> Count::Start() {
     if (!ahead.ok()) return ahead.status();
     if (ahead->empty()) {
       const int board = BoardGroupSize(p_, policy_);
-      if (options_.report)
-        options_.report(
+      if (options_.report) {
+        const std::string why =
             load ? absl::StrCat("no pattern tables of ", size_, " pieces",
                                 options_.pattern_dir.empty()
                                     ? ""
                                     : absl::StrCat(" in ", options_.pattern_dir),
-                                " (they are built ahead only); counting with tables of ", board)
-                 : absl::StrCat("pattern tables of ", size_, " pieces take seconds to load, ",
-                                "longer than the time limit leaves; counting with tables of ",
-                                board));
+                                " (they are built ahead only)")
+                 : absl::StrCat("pattern tables of ", size_,
+                                " pieces take seconds to load, longer than the time limit leaves");
+        options_.report(absl::StrCat(why, "; counting with tables of ", board));
+      }
       size_ = board;
       by_board = true;
     } else {

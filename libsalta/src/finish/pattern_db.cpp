@@ -504,13 +504,14 @@ absl::Status StoreTable(const std::string& dir, const TableMeta& meta, bool unco
   // Another process that stored the table first stored one as good: a
   // rename onto it fails, and it stays. (Tried again where the table went
   // away between the two, moved aside by a third.)
-  for (int tries = 0;; ++tries) {
+  bool in_place = false;
+  for (int tries = 0; tries < 4 && !in_place; ++tries) {
     std::filesystem::rename(scratch, dir, ec);
-    if (!ec || std::filesystem::is_directory(dir, ignored) || tries == 3) break;
+    in_place = !ec || std::filesystem::is_directory(dir, ignored);
   }
   if (ec) std::filesystem::remove_all(scratch, ignored);
   if (!aside.empty()) std::filesystem::remove_all(aside, ignored);
-  if (ec && !std::filesystem::is_directory(dir, ignored))
+  if (!in_place)
     return absl::InternalError(
         absl::StrCat("cannot rename ", scratch, " to ", dir, ": ", ec.message()));
   return absl::OkStatus();
